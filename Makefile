@@ -1,0 +1,38 @@
+# boardlab: the two commands of the README's quick start.
+#   make run   creates .venv, installs boardlab with its extras, runs the main job
+#   make test  creates .venv if needed, installs, runs the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.venv/numba_cache
+
+.PHONY: run test test-quick bench lint clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[dev,cluster]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) benchmarks/poker_eval.py
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 -q
+
+test-quick: $(STAMP)
+	$(PY) -m pytest -n 2 -q -m "not slow"
+
+bench: $(STAMP)
+	$(PY) benchmarks/poker_eval.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check engines agents experiments tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Policies (compiled, tunable) and search agents for each game, behind one protocol per game."""

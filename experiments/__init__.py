@@ -1,0 +1,1 @@
+"""Batching, seeding, parallel fan-out, statistics, plots and the ``boardlab`` command line."""

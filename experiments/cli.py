@@ -1,0 +1,46 @@
+"""The ``boardlab`` command line.
+
+Each feature module registers its own subcommands through a ``register(sub, play)`` function,
+listed in :data:`REGISTRARS`; ``sub`` is the top-level subparsers object and ``play`` the
+subparsers of ``boardlab play`` (one per game a person can play in the terminal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+REGISTRARS: tuple[str, ...] = (
+    "experiments.poker_cli",
+)
+"""Modules whose ``register(sub, play)`` adds subcommands, in help order."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full argument parser of ``boardlab`` (all registered subcommands)."""
+    parser = argparse.ArgumentParser(
+        prog="boardlab",
+        description="Simulation and strategy analysis for River Rats, Lure, Rats and ReCURRRing.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    play_parser = sub.add_parser("play", help="play one seat of a game in the terminal")
+    play = play_parser.add_subparsers(dest="game", metavar="GAME", required=True)
+    for name in REGISTRARS:
+        importlib.import_module(name).register(sub, play)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``boardlab`` console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"boardlab: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

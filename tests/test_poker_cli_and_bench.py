@@ -1,0 +1,28 @@
+"""The ``boardlab poker`` command and the evaluator benchmark script stay runnable."""
+
+import runpy
+import sys
+
+from experiments.cli import main
+
+
+def test_poker_command_prints_category_and_best_five(capsys):
+    assert main(["poker", "Ah Kh Qh Jh X1 2c", "--rules", "river_rats"]) == 0
+    out = capsys.readouterr().out
+    assert "straight flush (Ah Kh Qh Jh Th)" in out
+
+
+def test_poker_command_reports_bad_cards(capsys):
+    assert main(["poker", "Ah Zz Kd"]) == 2
+    assert "bad card 'Zz'" in capsys.readouterr().err
+
+
+def test_benchmark_script_runs_on_tiny_sizes(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["poker_eval.py", "--hands", "2000", "--peer-hands", "200",
+                                      "--repeat", "1"])
+    try:
+        runpy.run_path("benchmarks/poker_eval.py", run_name="__main__")
+    except SystemExit as exc:
+        assert exc.code == 0
+    out = capsys.readouterr().out
+    assert "7 cards, standard" in out and "eval7" in out and "10 cards, 2 jokers" in out
