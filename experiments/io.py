@@ -1,0 +1,112 @@
+"""Atomic file writes and the metadata every result file carries (``../shared/DESIGN.md``,
+"Experiments")."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json",
+           "code_version", "machine_info"]
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, flushed and
+    fsynced, then renamed over ``path`` (a reader never sees a half-written file).
+    Creates missing parent folders. Raises ``OSError`` from the file system."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _jsonable(x: Any):
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, (set, tuple)):
+        return list(x)
+    if isinstance(x, Path):
+        return str(x)
+    raise TypeError(f"not JSON serializable: {type(x).__name__}")
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Write ``obj`` as indented JSON, atomically (numpy scalars and arrays become numbers and
+    lists)."""
+    atomic_write_text(path, json.dumps(obj, indent=2, default=_jsonable) + "\n")
+
+
+def read_json(path: str | os.PathLike) -> Any:
+    """Read a JSON file. Raises ``ValueError`` naming the file when it is not valid JSON."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc})") from exc
+
+
+def code_version() -> str:
+    """``git describe --always --dirty --tags`` of the source tree, or ``"unknown"``."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], cwd=root,
+                             capture_output=True, text=True, timeout=10, check=True)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def machine_info() -> dict[str, Any]:
+    """Where a result was computed: host, processor, CPU count, Python and library versions,
+    and the UTC time."""
+    import numba
+    import pandas
+
+    return {
+        "hostname": platform.node(),
+        "machine": platform.machine(),
+        "processor": _cpu_model(),
+        "cpu_count": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "pandas": pandas.__version__,
+        "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()

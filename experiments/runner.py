@@ -1,0 +1,299 @@
+"""The experiment runner: fixed-size seeded batches, joblib/Dask fan-out, running sums,
+atomic partial results, resume, progress, and interval-driven stopping.
+
+Every experiment of boardlab is a list of **cells** (one configuration each: a rat pair and a
+player count, an agent line-up, ...) and a **batch function**::
+
+    play_fn(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dict[str, int | ndarray]
+
+that plays ``n_games`` games of ``cell`` and returns **integer sums** (``"games"`` and the
+success count named by ``success_key`` at least; any other counts or sums, scalars or int
+arrays of a fixed shape). The runner (``../shared/DESIGN.md``, "Experiments"):
+
+- splits each cell's games into batches of ``batch_size`` (the last one may be shorter); batch
+  ``b`` of *every* cell gets the seed ``SeedSequence(seed, spawn_key=(b,))``, the ``b``-th child
+  of ``SeedSequence(seed).spawn(...)``: cells share their deals (common random numbers) and the
+  numbers do not depend on the number of workers, the backend or the order batches finish in;
+- fans the (cell, batch) work units out with :class:`joblib.Parallel` (``loky`` processes by
+  default, ``threading``, or ``dask`` on a ``dask.distributed`` cluster);
+- adds the integer sums per cell, so memory stays flat however many games are played, and
+  integer addition makes the totals exact whatever the completion order;
+- after each group of completed batches writes ``state.json`` (the totals and the set of done
+  batches) atomically to ``out_dir``; running again with the same ``out_dir`` and the same
+  experiment resumes and ends with exactly the totals of an uninterrupted run;
+- with ``ci_width``, keeps adding rounds of ``group_batches`` batches to every cell whose 95%
+  Wilson interval of the success rate is still wider than ``ci_width`` (``high - low``), until
+  ``max_games`` per cell. Rounds are fixed in size, so the stopping point is reproducible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import joblib
+import numpy as np
+from tqdm.auto import tqdm
+
+from experiments.io import code_version, machine_info, read_json, write_json
+from experiments.stats import wilson_interval
+
+__all__ = ["RunResult", "batch_seed", "run_experiment", "BACKENDS", "STATE_FILE"]
+
+BACKENDS = ("loky", "threading", "dask")
+"""Backends accepted by :func:`run_experiment`."""
+STATE_FILE = "state.json"
+"""Name of the partial-results file inside ``out_dir``."""
+STATE_VERSION = 1
+
+
+def batch_seed(seed: int, batch: int) -> np.random.SeedSequence:
+    """Seed of batch ``batch``: ``SeedSequence(seed).spawn(batch + 1)[batch]`` computed
+    directly (``spawn_key=(batch,)``), so any batch's seed is known without the others."""
+    return np.random.SeedSequence(seed, spawn_key=(batch,))
+
+
+@dataclass
+class RunResult:
+    """What :func:`run_experiment` returns.
+
+    ``cells``: the cells as given. ``totals``: one dict of integer sums per cell (numpy int64
+    scalars or arrays). ``batches_done``: number of batches per cell. ``wall_time``: seconds
+    spent in this call (not counting earlier, resumed runs). ``games_played``: games played in
+    this call. ``resumed_batches``: batches found done in ``out_dir`` at the start.
+    """
+
+    cells: list[dict]
+    totals: list[dict[str, Any]]
+    batches_done: list[int]
+    wall_time: float
+    games_played: int
+    resumed_batches: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def games(self) -> np.ndarray:
+        """Games per cell, int64 array of shape (n_cells,)."""
+        return np.array([int(t["games"]) for t in self.totals], dtype=np.int64)
+
+
+def _batch_sizes(n_games: int, batch_size: int) -> list[int]:
+    full, rest = divmod(n_games, batch_size)
+    return [batch_size] * full + ([rest] if rest else [])
+
+
+def _run_unit(play_fn, cell, cell_index, batch, n_games, seed):
+    stats = play_fn(cell, n_games, batch_seed(seed, batch))
+    return cell_index, batch, {k: np.asarray(v, dtype=np.int64) for k, v in stats.items()}
+
+
+def _fingerprint(cells, seed, batch_size, play_fn, extra) -> str:
+    name = f"{getattr(play_fn, '__module__', '')}.{getattr(play_fn, '__qualname__', play_fn)}"
+    blob = json.dumps({"cells": cells, "seed": seed, "batch_size": batch_size, "fn": name,
+                       "extra": extra}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+class _State:
+    """Running totals and done batches; saved atomically as JSON."""
+
+    def __init__(self, n_cells: int, fingerprint: str):
+        self.fingerprint = fingerprint
+        self.totals: list[dict[str, np.ndarray]] = [{} for _ in range(n_cells)]
+        self.done: list[set[int]] = [set() for _ in range(n_cells)]
+
+    def add(self, ci: int, batch: int, stats: dict[str, np.ndarray]) -> None:
+        if batch in self.done[ci]:
+            return
+        tot = self.totals[ci]
+        for k, v in stats.items():
+            tot[k] = tot[k] + v if k in tot else v.copy()
+        self.done[ci].add(batch)
+
+    def save(self, path: Path, meta: dict) -> None:
+        write_json(path, {
+            "version": STATE_VERSION,
+            "fingerprint": self.fingerprint,
+            "done": [sorted(d) for d in self.done],
+            "totals": [{k: v.tolist() for k, v in t.items()} for t in self.totals],
+            "meta": meta,
+        })
+
+    @classmethod
+    def load(cls, path: Path, n_cells: int, fingerprint: str) -> _State | None:
+        data = read_json(path)
+        if data.get("version") != STATE_VERSION or data.get("fingerprint") != fingerprint:
+            return None
+        st = cls(n_cells, fingerprint)
+        if len(data["done"]) != n_cells:
+            return None
+        st.done = [set(d) for d in data["done"]]
+        st.totals = [{k: np.asarray(v, dtype=np.int64) for k, v in t.items()}
+                     for t in data["totals"]]
+        return st
+
+
+def _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
+                   group_batches, success_key, cells):
+    if backend not in BACKENDS:
+        raise ValueError(f"backend {backend!r}: expected one of {BACKENDS}")
+    if not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
+        raise ValueError(f"n_jobs {n_jobs!r}: expected a positive integer or -1 (all cores)")
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size {batch_size!r}: expected a positive integer")
+    if not isinstance(games_per_cell, int) or games_per_cell < 1:
+        raise ValueError(f"games_per_cell {games_per_cell!r}: expected a positive integer")
+    if ci_width is not None and not 0 < ci_width < 1:
+        raise ValueError(f"ci_width {ci_width!r}: expected a width in (0, 1), e.g. 0.02")
+    if max_games is not None and max_games < games_per_cell:
+        raise ValueError(f"max_games {max_games!r}: expected at least games_per_cell "
+                         f"({games_per_cell})")
+    if group_batches < 1:
+        raise ValueError(f"group_batches {group_batches!r}: expected a positive integer")
+    if not success_key:
+        raise ValueError("success_key must name the success count returned by play_fn")
+    if not cells:
+        raise ValueError("cells is empty: nothing to run")
+
+
+def run_experiment(
+    play_fn: Callable[[dict, int, np.random.SeedSequence], dict[str, Any]],
+    cells: Sequence[dict],
+    *,
+    seed: int,
+    games_per_cell: int,
+    batch_size: int = 20_000,
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    out_dir: str | os.PathLike | None = None,
+    ci_width: float | None = None,
+    max_games: int | None = None,
+    success_key: str = "wins",
+    group_batches: int = 16,
+    progress: bool = True,
+    fingerprint_extra: Any = None,
+) -> RunResult:
+    """Play every cell's games in seeded batches, in parallel, and return the summed stats.
+
+    ``play_fn`` must be a picklable module-level function (see the module docstring for its
+    contract); ``cells`` are JSON-serializable dicts. ``games_per_cell`` games are played per
+    cell (then more with ``ci_width``, up to ``max_games`` per cell, default 10x). ``n_jobs``
+    workers (``-1``: all cores) on ``backend`` (``"loky"``, ``"threading"`` or ``"dask"``;
+    with ``"dask"``, ``scheduler`` is the address of a running ``dask.distributed`` scheduler,
+    else a local cluster of ``n_jobs`` single-threaded worker processes is started).
+    ``out_dir``: where ``state.json`` (partial results, resume) is written; ``None`` keeps
+    everything in memory. ``fingerprint_extra``: anything else that must match for a resume
+    (e.g. the agents' parameters).
+
+    Returns a :class:`RunResult`. Raises ``ValueError`` for bad options, and whatever
+    ``play_fn`` raises. A resume ignores a ``state.json`` made by a different experiment (other
+    cells, seed, batch size or batch function) and starts afresh.
+    """
+    cells = [dict(c) for c in cells]
+    _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
+                   group_batches, success_key, cells)
+    if max_games is None:
+        max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
+    fp = _fingerprint(cells, seed, batch_size, play_fn, fingerprint_extra)
+    state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
+    state = None
+    if state_path is not None and state_path.exists():
+        state = _State.load(state_path, len(cells), fp)
+    if state is None:
+        state = _State(len(cells), fp)
+    resumed = sum(len(d) for d in state.done)
+    meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
+            "backend": backend, "n_jobs": n_jobs, "machine": machine_info()}
+
+    base = _batch_sizes(games_per_cell, batch_size)
+
+    def sizes_for(n_batches: int) -> list[int]:
+        extra = n_batches - len(base)
+        return base + [batch_size] * max(0, extra)
+
+    def grow(n_batches: int) -> int:
+        """Batches after one more round (``group_batches``, capped by ``max_games``)."""
+        room = max_games - sum(sizes_for(n_batches))
+        return n_batches + min(group_batches, max(0, -(-room // batch_size)))
+
+    # batches planned per cell; on a resume, the rounds that earlier runs had started
+    planned = [len(base)] * len(cells)
+    for ci, done in enumerate(state.done):
+        while done and max(done) >= planned[ci] and grow(planned[ci]) > planned[ci]:
+            planned[ci] = grow(planned[ci])
+
+    t0 = time.perf_counter()
+    played = 0
+    with ExitStack() as stack:
+        parallel = _make_parallel(stack, n_jobs, backend, scheduler)
+        bar = stack.enter_context(tqdm(total=0, unit="game", unit_scale=True,
+                                       disable=not progress, smoothing=0.05,
+                                       desc="games", dynamic_ncols=True))
+        while True:
+            units = []
+            for ci in range(len(cells)):
+                for b, n in enumerate(sizes_for(planned[ci])):
+                    if b not in state.done[ci]:
+                        units.append((ci, b, n))
+            if units:
+                bar.total = (bar.total or 0) + sum(n for _, _, n in units)
+                bar.refresh()
+                since_save = 0
+                jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed)
+                        for ci, b, n in units)
+                for ci, b, stats in parallel(jobs):
+                    state.add(ci, b, stats)
+                    played += int(stats["games"])
+                    bar.update(int(stats["games"]))
+                    since_save += 1
+                    if state_path is not None and since_save >= group_batches:
+                        state.save(state_path, meta)
+                        since_save = 0
+                if state_path is not None:
+                    state.save(state_path, meta)
+            if ci_width is None:
+                break
+            grew = False
+            for ci in range(len(cells)):
+                tot = state.totals[ci]
+                games = int(tot.get("games", 0))
+                lo, hi = wilson_interval(int(tot.get(success_key, 0)), games)
+                if float(hi - lo) > ci_width and grow(planned[ci]) > planned[ci]:
+                    planned[ci] = grow(planned[ci])
+                    grew = True
+            if not grew:
+                break
+    wall = time.perf_counter() - t0
+    meta["wall_time_s"] = wall
+    meta["games_played_this_run"] = played
+    return RunResult(cells=cells, totals=state.totals,
+                     batches_done=[len(d) for d in state.done], wall_time=wall,
+                     games_played=played, resumed_batches=resumed, meta=meta)
+
+
+def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):
+    if backend == "dask":
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError as exc:  # pragma: no cover - the cluster extra is missing
+            raise ValueError("backend 'dask' needs the cluster extra: "
+                             "pip install 'boardlab[cluster]'") from exc
+        if scheduler:
+            client = stack.enter_context(Client(scheduler))
+        else:
+            workers = os.cpu_count() if n_jobs == -1 else n_jobs
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                       processes=True, dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+        stack.enter_context(joblib.parallel_config(backend="dask"))
+        del client
+        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+    return joblib.Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")

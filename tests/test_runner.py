@@ -1,0 +1,153 @@
+"""The experiment runner (experiments.runner): seeding independent of workers and backend,
+resume after a kill, interval-driven stopping, bad options."""
+
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from experiments.coin_flips import coin_flips
+from experiments.runner import STATE_FILE, batch_seed, run_experiment
+from experiments.stats import wilson_interval
+
+CELLS = [{"p": 0.3}, {"p": 0.55}, {"p": 0.02}]
+
+
+def _plain(result):
+    return [{k: int(v) for k, v in t.items()} for t in result.totals]
+
+
+def test_batch_seed_is_the_spawned_child():
+    children = np.random.SeedSequence(42).spawn(5)
+    for b in range(5):
+        assert (batch_seed(42, b).generate_state(4) == children[b].generate_state(4)).all()
+
+
+def test_same_totals_for_one_or_two_workers_and_threading():
+    kw = dict(seed=7, games_per_cell=50_000, batch_size=6_000, progress=False)
+    one = run_experiment(coin_flips, CELLS, n_jobs=1, **kw)
+    two = run_experiment(coin_flips, CELLS, n_jobs=2, **kw)
+    thr = run_experiment(coin_flips, CELLS, n_jobs=2, backend="threading", **kw)
+    assert _plain(one) == _plain(two) == _plain(thr)
+    assert one.games.tolist() == [50_000] * 3
+    assert one.batches_done == [9, 9, 9]  # 8 full batches and one of 2,000
+
+
+def test_cells_share_their_seeds_common_random_numbers():
+    r = run_experiment(coin_flips, CELLS, seed=3, games_per_cell=10_000, batch_size=1_000,
+                       progress=False)
+    rounds = {int(t["rounds"]) for t in r.totals}
+    assert len(rounds) == 1  # the die rolls come from the same streams in every cell
+
+
+def test_dask_local_cluster_gives_the_same_totals():
+    pytest.importorskip("dask.distributed")
+    kw = dict(seed=11, games_per_cell=20_000, batch_size=5_000, progress=False)
+    ref = run_experiment(coin_flips, CELLS, n_jobs=1, **kw)
+    dsk = run_experiment(coin_flips, CELLS, n_jobs=2, backend="dask", **kw)
+    assert _plain(ref) == _plain(dsk)
+
+
+def test_interrupted_run_resumes_to_the_uninterrupted_totals(tmp_path):
+    cells = [{"p": 0.4, "sleep": 0.15}, {"p": 0.6, "sleep": 0.15}]
+    kw = dict(seed=5, games_per_cell=24_000, batch_size=2_000, group_batches=1)
+    out = tmp_path / "run"
+    done = _run_and_kill(cells, kw, out, min_done=3)
+    assert 3 <= done < 24, "the run should have been killed part way"
+    resumed = run_experiment(coin_flips, cells, out_dir=out, progress=False, **kw)
+    assert resumed.resumed_batches >= 3
+    assert resumed.games_played < 48_000
+    fresh = run_experiment(coin_flips, cells, progress=False, **kw)
+    assert _plain(resumed) == _plain(fresh)
+    # running once more finds everything done and plays nothing
+    again = run_experiment(coin_flips, cells, out_dir=out, progress=False, **kw)
+    assert again.games_played == 0 and _plain(again) == _plain(fresh)
+
+
+def test_state_of_another_experiment_is_not_reused(tmp_path):
+    run_experiment(coin_flips, CELLS, seed=1, games_per_cell=4_000, batch_size=1_000,
+                   out_dir=tmp_path, progress=False)
+    other = run_experiment(coin_flips, CELLS, seed=2, games_per_cell=4_000, batch_size=1_000,
+                           out_dir=tmp_path, progress=False)
+    assert other.resumed_batches == 0 and other.games_played == 12_000
+
+
+def test_ci_width_adds_batches_until_every_interval_is_narrow_enough():
+    r = run_experiment(coin_flips, CELLS, seed=9, games_per_cell=2_000, batch_size=1_000,
+                       ci_width=0.02, max_games=100_000, group_batches=4, progress=False)
+    for t in r.totals:
+        lo, hi = wilson_interval(int(t["wins"]), int(t["games"]))
+        assert hi - lo <= 0.02
+    # the p = 0.02 cell needs far fewer games than the p = 0.55 cell
+    assert r.games[2] < r.games[1]
+    # the same with two workers, and a resumed run stops at the same place
+    two = run_experiment(coin_flips, CELLS, seed=9, games_per_cell=2_000, batch_size=1_000,
+                         ci_width=0.02, max_games=100_000, group_batches=4, n_jobs=2,
+                         progress=False)
+    assert _plain(two) == _plain(r)
+
+
+def _run_and_kill(cells, kw, out, min_done):
+    code = (
+        "from experiments.runner import run_experiment\n"
+        "from experiments.coin_flips import coin_flips\n"
+        f"run_experiment(coin_flips, {cells!r}, out_dir={str(out)!r}, progress=False, "
+        f"n_jobs=1, **{kw!r})\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    state = out / STATE_FILE
+    deadline = time.time() + 60
+    done = 0
+    while time.time() < deadline and proc.poll() is None:
+        if state.exists():
+            done = sum(len(d) for d in json.loads(state.read_text())["done"])
+            if done >= min_done:
+                break
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    return done
+
+
+def test_ci_width_resume_stops_where_an_uninterrupted_run_stops(tmp_path):
+    cells = [{"p": 0.3, "sleep": 0.05}, {"p": 0.05, "sleep": 0.05}]
+    kw = dict(seed=4, games_per_cell=1_000, batch_size=500, ci_width=0.03, max_games=40_000,
+              group_batches=2)
+    full = run_experiment(coin_flips, cells, progress=False, **kw)
+    assert full.batches_done[0] > 6  # several rounds were needed
+    done = _run_and_kill(cells, kw, tmp_path, min_done=7)
+    assert 7 <= done < sum(full.batches_done)
+    resumed = run_experiment(coin_flips, cells, out_dir=tmp_path, progress=False, **kw)
+    assert resumed.resumed_batches >= 7
+    assert _plain(resumed) == _plain(full)
+
+
+def test_max_games_caps_a_cell():
+    r = run_experiment(coin_flips, [{"p": 0.5}], seed=1, games_per_cell=1_000, batch_size=500,
+                       ci_width=0.001, max_games=3_000, group_batches=2, progress=False)
+    assert r.games.tolist() == [3_000]
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        ({"backend": "spark"}, "backend 'spark'"),
+        ({"n_jobs": 0}, "n_jobs 0"),
+        ({"batch_size": 0}, "batch_size 0"),
+        ({"games_per_cell": -5}, "games_per_cell -5"),
+        ({"ci_width": 2.0}, "ci_width 2.0"),
+        ({"ci_width": 0.1, "max_games": 10}, "max_games 10"),
+    ],
+)
+def test_bad_options_raise_naming_the_option(kw, message):
+    base = dict(seed=1, games_per_cell=100, progress=False)
+    with pytest.raises(ValueError, match=message):
+        run_experiment(coin_flips, CELLS, **{**base, **kw})
+
+
+def test_errors_of_the_batch_function_propagate():
+    with pytest.raises(ValueError, match="p=1.5"):
+        run_experiment(coin_flips, [{"p": 1.5}], seed=1, games_per_cell=10, progress=False)
