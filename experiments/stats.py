@@ -49,6 +49,9 @@ def wilson_interval(successes, n, confidence: float = 0.95):
     half = z * np.sqrt(np.maximum(p * (1 - p), 0.0) / safe + z * z / (4 * safe * safe)) / denom
     low = np.where(m > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
     high = np.where(m > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    # exact ends: no successes -> low is 0, all successes -> high is 1 (no rounding residue)
+    low = np.where(s <= 0, 0.0, low)
+    high = np.where(s >= m, 1.0, high)
     return low, high
 
 

@@ -52,3 +52,15 @@ def test_exhaustive_seven_card_category_counts():
         41_584, 224_848, 3_473_184, 4_047_644, 6_180_020, 6_461_620, 31_433_400,
         58_627_800, 23_294_460,
     ]
+
+
+@pytest.mark.slow
+def test_ten_card_hands_with_two_jokers_match_the_reference():
+    """N = 10 with 2 jokers (the reference's slowest case) on a few random hands per rule set."""
+    from engines import cards
+    from engines.poker_reference import best_strength
+
+    hands = cards.random_hands(4, 10, seed=2024, n_jokers=2)
+    for rules in ("standard", "river_rats"):
+        got = poker.evaluate(hands, rules).tolist()
+        assert got == [best_strength(h, rules) for h in hands.tolist()]
