@@ -80,13 +80,13 @@ _LOW16 = 0xFFFF
 _ERR_RANGE, _ERR_DUP, _ERR_COUNT = 1, 2, 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def category_of(strength):
     """Category 0..8 of a strength (compiled; ``strength >> 20``)."""
     return strength >> 20
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _to_river_rats(v):
     cat = v >> 20
     if cat == 5 or cat == 6:
@@ -179,7 +179,7 @@ def eval_hand(cards, n, rules):
     return _finish(key, smask, nj, n, HASH_STD, FLUSH_STD, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _finish(key, smask, nj, n, hash_tab, flush_tab, rules):
     """Strength from the accumulated OMPEval key, suit masks and joker count of ``n`` cards:
     the hashed fast path for 5-7 cards without jokers, else :func:`_eval_masks`."""
