@@ -13,6 +13,7 @@ import sys
 
 REGISTRARS: tuple[str, ...] = (
     "experiments.poker_cli",
+    "experiments.climbing_cli",
 )
 """Modules whose ``register(sub, play)`` adds subcommands, in help order."""
 
