@@ -14,8 +14,14 @@ import itertools
 import numpy as np
 import pandas as pd
 
-_HELP = ("type an action (e.g. 'lead set 7s 7h', 'play 7h', 'pass', 'play 7-7'), its number "
-         "from '?', 'hint' for the greedy agent's choice, '?' to list legal actions, 'quit'")
+_EXAMPLES = {"rats": "'lead set 7s 7h', 'lead run 5s 6s X1', 'play 7h'",
+             "recurring": "'play 7-7-7', 'play R', 'pass'"}
+
+
+def _help(game_name: str) -> str:
+    """The prompt help of one game: action examples and the commands."""
+    return (f"type an action (e.g. {_EXAMPLES[game_name]}), or its number from '?' (lists the "
+            f"legal actions), 'hint' for the greedy agent's choice, 'quit'")
 
 
 def register(sub, play) -> None:
@@ -47,7 +53,7 @@ def register(sub, play) -> None:
 
 
 # ----------------------------------------------------------------------------- playing
-def _human_turn(game, seat, hint_agent, rng, out, ask):
+def _human_turn(game, seat, hint_agent, rng, out, ask, game_name="rats"):
     """Ask the person for an action until one is legal; returns the action or None (quit)."""
     while True:
         text = ask(f"seat {seat}> ").strip()
@@ -55,7 +61,7 @@ def _human_turn(game, seat, hint_agent, rng, out, ask):
             return None
         legal = game.legal_actions()
         if text in ("?", "help", ""):
-            out(_HELP)
+            out(_help(game_name))
             for i, a in enumerate(legal[:80], 1):
                 out(f"  {i:3d}. {game.action_to_string(a)}")
             if len(legal) > 80:
@@ -91,7 +97,8 @@ def _play_one(game, args, agents, hint, out, ask):
         if p == args.seat:
             out("")
             out(_view(game, p))
-            a = _human_turn(game, p, hint, rngs[p:p + 1], out, ask)
+            name = "recurring" if "Recurring" in type(game).__name__ else "rats"
+            a = _human_turn(game, p, hint, rngs[p:p + 1], out, ask, name)
             if a is None:
                 return False
         else:
@@ -128,7 +135,7 @@ def _play_rats(args, out=print, ask=None) -> int:
     cfg = RatsConfig(n_players=args.players, max_rounds=args.max_rounds)
     agents, hint = _seats_and_agents(args, mod, cfg.n_players)
     game = new_game(cfg, args.seed)
-    out(f"Rats, {cfg.n_players} players, you are seat {args.seat}. {_HELP}")
+    out(f"Rats, {cfg.n_players} players, you are seat {args.seat}. {_help('rats')}")
     if not _play_one(game, args, agents, hint, out, ask):
         out("quit.")
         return 0
@@ -153,7 +160,8 @@ def _play_recurring(args, out=print, ask=None) -> int:
     agents, hint = _seats_and_agents(args, mod, cfg.n_players)
     totals = np.zeros(cfg.n_players)
     records = []
-    out(f"ReCURRRing, {cfg.n_players} players, {n_games} games, you are seat {args.seat}. {_HELP}")
+    out(f"ReCURRRing, {cfg.n_players} players, {n_games} games, you are seat {args.seat}. "
+        f"{_help('recurring')}")
     for i in range(n_games):
         game = new_game(cfg, args.seed, game_index=i)
         out(f"--- game {i + 1} of {n_games}")
