@@ -13,6 +13,8 @@ import sys
 
 REGISTRARS: tuple[str, ...] = (
     "experiments.poker_cli",
+    "experiments.pairs_cli",
+    "experiments.river_rats_cli",
     "experiments.climbing_cli",
 )
 """Modules whose ``register(sub, play)`` adds subcommands, in help order."""

@@ -1,0 +1,1080 @@
+"""River Rats rules core: compiled kernels over one flat ``int64`` state array.
+
+Implements all of ``../shared/rules/river_rats.md``. Both doors (the step API in
+:mod:`engines.river_rats.state` and the batch simulator in :mod:`engines.river_rats.batch`)
+call these kernels; there is no other copy of a rule.
+
+Kernels: :func:`init_state` (``config array, seed -> state``), :func:`legal_actions`,
+:func:`apply_action`, :func:`is_terminal`, :func:`returns`, :func:`observe`.
+
+Chance
+------
+All chance comes from a splitmix64 generator (Steele, Lea & Flood 2014) whose 64-bit word is
+kept in the state (``RNG``), so ``state.copy()`` is a complete clone and a game is a pure
+function of (config, seed, actions). :func:`game_seed` derives the seed of game ``g`` of a batch
+from the batch seed (the ``g+1``-th splitmix64 output), so batch and step API replay each other.
+
+Actions
+-------
+An action is ``kind * 64 + arg`` (``arg`` a card id 0..53, 54 = "top of the deck", or a slot of
+the Rat's hand). A turn is a short sequence of small decisions (phase ``PHASE``):
+
+=========  ==============================================================================
+phase      legal actions
+=========  ==============================================================================
+DRAW       ``DRAW_MARKET c`` / ``DRAW_DECK`` one card at a time until the hand holds 3; at
+           the turn's start also the joker (``JOKER j``, or ``JREMOVE slot`` at advanced)
+PLAY       ``PLAY c`` for a hand card (joker too if nothing was drawn); ``STUCK`` if none
+ACTION     ``NONE``; the played card's suit action (``PUSH c``, ``SWAP_OUT c``, ``STAKE``,
+           ``DISCARD c``) or, if its suit is the player's, the power (``PPUSH``, ``PSWAP_OUT``,
+           ``PREVEAL slot``, ``PDISCARD``)
+SWAP_IN    ``SWAP_IN c`` (hand card replacing the chosen collective card)
+P_PUSH2    second ``PPUSH c`` or ``STOP``;  P_SWAP_IN: ``PSWAP_IN c`` (a market card)
+P_STAKE    ``PSTAKE`` (add 1 debt card) or ``STOP``;  P_DISCARD: ``PDISCARD c`` or ``STOP``
+EXPERT     expert joker at resolution: ``EREVEAL`` (use it, reveal a deck card) or ``ESTOP``
+EXPERT2    ``EREVEAL`` another card or ``ESTOP``
+=========  ==============================================================================
+
+Interpretations of silent points (fixed, documented here; the rules' **[decision]** lines are
+fields of :class:`engines.river_rats.Config`):
+
+- Resolution happens at the end of the turn whose card (or joker) fills the collective hand, so
+  the suit action of the last card still triggers; the player who filled it decides the expert
+  joker. The next turn is the next seat's.
+- ♥ defeat bonus: when the ♥ Rat is defeated, one card of the players' debt is discarded once.
+- ♦ swaps (action and power) cannot take the card just played, a joker or the face-down card.
+- The ♠ power discards one card at a time and refills the market once, when it stops.
+- ♥ power needs a face-down Rat card (which one is turned is chance: the first face-down slot).
+- At advanced, the joker's target is a face-up non-King card or "a face-down card".
+- Expert: the joker may be used once per collective hand; the revealed cards join the
+  collective hand before the prediction is checked; a bust gives the players 1 debt at once.
+- Players lose as soon as their debt reaches 5 (checked before the win at a resolution).
+- A player with no card and no usable joker passes (``STUCK``); if every player passes in a
+  row the game ends as a loss (``LOSS_STALL``; unreachable in practice, kept for safety).
+
+State layout (``int64``; a pile is a count at ``base`` followed by up to ``cap`` card ids):
+
+=================  =====  ===================================================================
+name               index  meaning
+=================  =====  ===================================================================
+N_PLAYERS          0      1..4
+PHASE              1      PH_* (above), PH_OVER once terminal
+CUR                2      seat to act
+STATUS             3      0 running, 1 won, 2 lost
+RNG                4      splitmix64 word (int64 bit pattern)
+ROUND              5      collective hands resolved so far
+N_ACTIONS          6      actions applied
+ACTIVE, WAITING    7, 8   suit of the active Rat; of the waiting one (-1 once active)
+FIRST_RAT          9      suit of the first Rat;  SECOND_RAT 10: of the second
+DEFEATED           11     Rats defeated (0..2);  DEF_MASK 12: bit per defeated Rat suit
+RAT_DEBT1, 2       13,14  debt the first / second Rat reached (at its defeat or now)
+PRED_CARD          15     this round's prediction card (-1 none);  PRED_CAT 16: its category
+JOKERS_EARNED      17     0..2;  JOKER_USED 18: a joker was used on this collective hand
+TARGET             19     collective hand size to resolve (5, or 6 after the ♦ bonus)
+MARKET_CAP         20     3, or 4 after the ♠ bonus
+PLAYED             21     card played this turn (-1);  PENDING 22: chosen swap-out card
+PUSHES             23     cards pushed by the ♣ power this turn;  DRAWN 24: cards drawn
+COLL_FD            25     1 if collective slot 0 is face down;  FD_OWNER 26: who played it
+PASS_STREAK        27     consecutive STUCK passes
+HANDS_WON          28     hands the players won;  HANDS_LOST 29: hands the Rat won
+LOSS_REASON        30     0 none, 1 debt, 2 stall, 3 empty draw (``empty_draw="lose"``)
+FAILED_DRAW        31     a needed card could not be drawn (cleared by apply_action)
+LAST_P, LAST_R     32,33  strengths of the last resolution (players, Rat);  LAST_WINNER 34:
+                          0 players, 1 Rat, -1 none;  LAST_PRED 35: last prediction hit
+LAST_BUST          36     last expert reveal went bust;  JOKERS_USED 37
+C_DIFF .. C_FGB    38-42  difficulty, prediction_match, defeated_rat_stays, empty_draw,
+                          first_game_defeat_bonuses (copied from the config)
+CHAR0..3           43-46  character suit of each seat (-1 for absent seats)
+TURNS              47     turns started
+DECK               48     pile, cap 54 (top = last)
+DISCARD            103    pile, cap 54
+HAND0..3           158    piles, cap 8, stride 9
+MARKET             194    pile, cap 8
+COLL               203    pile, cap 8 (the collective hand, in play order)
+REVEAL             212    pile, cap 54 (expert joker reveals)
+RAT                267    pile, cap 24 (the Rat's hand);  RAT_UP 292: 24 face-up flags
+PDEBT              316    pile, cap 54 (players' debt);  RDEBT 371: active Rat's debt
+STAKE              426    pile, cap 54 (debt at stake; the prediction card first)
+CHARS              481    pile, cap 4 (the characters' Aces)
+ASIDE              486    pile, cap 4 (the waiting Rat's King, face down)
+JSUP               491    pile, cap 2 (jokers face down);  JUP 494: earned, face up
+OUT                497    pile, cap 54 (left the game: used jokers, a removed King)
+LAST_COLL          552    pile, cap 64 (display: players' cards at the last resolution)
+LAST_RAT           617    pile, cap 24 (display: the Rat's cards at the last resolution)
+SCR                642    64 scratch cells for the evaluator
+=================  =====  ===================================================================
+STATE_SIZE = 706.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engines.poker import eval_hand
+from engines.river_rats.config import (
+    CFG_CHAR0,
+    CFG_DIFFICULTY,
+    CFG_EMPTY_DRAW,
+    CFG_FG_BONUS,
+    CFG_FIRST_PLAYER,
+    CFG_MATCH,
+    CFG_N_PLAYERS,
+    CFG_RAT_ACTIVE,
+    CFG_RAT_WAITING,
+    CFG_STAYS,
+)
+
+# ---- header ------------------------------------------------------------------------------
+N_PLAYERS, PHASE, CUR, STATUS, RNG, ROUND, N_ACTIONS = 0, 1, 2, 3, 4, 5, 6
+ACTIVE, WAITING, FIRST_RAT, SECOND_RAT, DEFEATED, DEF_MASK = 7, 8, 9, 10, 11, 12
+RAT_DEBT1, RAT_DEBT2, PRED_CARD, PRED_CAT, JOKERS_EARNED, JOKER_USED = 13, 14, 15, 16, 17, 18
+TARGET, MARKET_CAP, PLAYED, PENDING, PUSHES, DRAWN = 19, 20, 21, 22, 23, 24
+COLL_FD, FD_OWNER, PASS_STREAK, HANDS_WON, HANDS_LOST = 25, 26, 27, 28, 29
+LOSS_REASON, FAILED_DRAW, LAST_P, LAST_R, LAST_WINNER, LAST_PRED = 30, 31, 32, 33, 34, 35
+LAST_BUST, JOKERS_USED = 36, 37
+C_DIFF, C_MATCH, C_STAYS, C_EMPTY, C_FGB = 38, 39, 40, 41, 42
+CHAR0 = 43
+TURNS = 47
+# ---- piles -------------------------------------------------------------------------------
+DECK = 48
+DISCARD = 103
+HAND0 = 158
+HAND_STRIDE = 9
+MARKET = 194
+COLL = 203
+REVEAL = 212
+RAT = 267
+RAT_UP = 292
+PDEBT = 316
+RDEBT = 371
+STAKE = 426
+CHARS = 481
+ASIDE = 486
+JSUP = 491
+JUP = 494
+OUT = 497
+LAST_COLL = 552
+LAST_RAT = 617
+SCR = 642
+STATE_SIZE = 706
+
+CARD_PILES = (
+    ("deck", DECK, 54), ("discard", DISCARD, 54),
+    ("hand0", HAND0, 8), ("hand1", HAND0 + HAND_STRIDE, 8),
+    ("hand2", HAND0 + 2 * HAND_STRIDE, 8), ("hand3", HAND0 + 3 * HAND_STRIDE, 8),
+    ("market", MARKET, 8), ("collective", COLL, 8), ("revealed", REVEAL, 54), ("rat", RAT, 24),
+    ("player_debt", PDEBT, 54), ("rat_debt", RDEBT, 54), ("stake", STAKE, 54),
+    ("characters", CHARS, 4), ("aside", ASIDE, 4), ("joker_supply", JSUP, 2),
+    ("jokers_up", JUP, 2), ("out", OUT, 54),
+)
+"""(name, base, capacity) of every pile holding cards: each of the 54 cards is in exactly one."""
+
+# ---- phases, statuses, kinds ----------------------------------------------------------------
+PH_DRAW, PH_PLAY, PH_ACTION, PH_SWAP_IN, PH_P_PUSH2 = 0, 1, 2, 3, 4
+PH_P_SWAP_IN, PH_P_STAKE, PH_P_DISCARD, PH_EXPERT, PH_EXPERT2, PH_OVER = 5, 6, 7, 8, 9, 10
+PHASE_NAMES = ("draw", "play", "action", "swap in", "power: push", "power: swap in",
+               "power: stake", "power: discard", "expert joker", "expert joker", "over")
+RUNNING, WON, LOST = 0, 1, 2
+LOSS_NONE, LOSS_DEBT, LOSS_STALL, LOSS_EMPTY = 0, 1, 2, 3
+FIRST_GAME, NORMAL, ADVANCED, EXPERT = 0, 1, 2, 3
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+KING = 11
+
+K_DRAW_MARKET, K_DRAW_DECK, K_PLAY, K_JOKER, K_JREMOVE, K_NONE = 0, 1, 2, 3, 4, 5
+K_PUSH, K_SWAP_OUT, K_SWAP_IN, K_STAKE, K_DISCARD = 6, 7, 8, 9, 10
+K_PPUSH, K_PSWAP_OUT, K_PSWAP_IN, K_PREVEAL, K_PSTAKE, K_PDISCARD = 11, 12, 13, 14, 15, 16
+K_STOP, K_EREVEAL, K_ESTOP, K_STUCK = 17, 18, 19, 20
+N_KINDS = 21
+DECK_TOP = 54
+MAX_LEGAL = 96
+"""Size of the ``out`` buffer :func:`legal_actions` needs."""
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_U30, _U27, _U31, _U32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+
+
+# ---- random numbers -------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> _U30)) * _M1
+    z = (z ^ (z >> _U27)) * _M2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True)
+def game_seed(seed, g):
+    """Seed (``uint64``) of game ``g`` of a batch with seed ``seed``: the ``g+1``-th output of a
+    splitmix64 generator started at ``seed`` (both ``uint64``-compatible ints)."""
+    return _mix(np.uint64(seed) + np.uint64(g + 1) * _GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def rng_next(s):
+    """Next splitmix64 output (``uint64``) of the state's generator ``s[RNG]``."""
+    z = np.uint64(s[RNG]) + _GOLDEN
+    s[RNG] = np.int64(z)
+    return _mix(z)
+
+
+@njit(cache=True, inline="always")
+def rng_below(s, n):
+    """Uniform integer in ``0..n-1`` from the state's generator (multiply-shift, n < 2**32)."""
+    return np.int64(((rng_next(s) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True, inline="always")
+def prng_next(r):
+    """Next splitmix64 output of a policy generator ``r`` (``uint64`` array, word ``r[0]``)."""
+    z = r[0] + _GOLDEN
+    r[0] = z
+    return _mix(z)
+
+
+@njit(cache=True, inline="always")
+def prng_below(r, n):
+    """Uniform integer in ``0..n-1`` from a policy generator ``r`` (``uint64[1]``)."""
+    return np.int64(((prng_next(r) >> _U32) * np.uint64(n)) >> _U32)
+
+
+@njit(cache=True)
+def policy_rngs(seed, out):
+    """Fill ``out`` (``uint64``, shape (4,)) with the policy generators of the game with seed
+    ``seed``: one independent splitmix64 stream per seat."""
+    for p in range(4):
+        out[p] = _mix(np.uint64(seed) ^ np.uint64(0xD1B54A32D192ED03) + np.uint64(p) * _GOLDEN)
+
+
+# ---- piles ----------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _push(s, b, c):
+    n = s[b]
+    s[b + 1 + n] = c
+    s[b] = n + 1
+
+
+@njit(cache=True, inline="always")
+def _pop(s, b):
+    n = s[b] - 1
+    s[b] = n
+    return s[b + 1 + n]
+
+
+@njit(cache=True, inline="always")
+def find(s, b, c):
+    """Index of card ``c`` in the pile at ``b``, or -1."""
+    for i in range(s[b]):
+        if s[b + 1 + i] == c:
+            return i
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _remove_at(s, b, i):
+    n = s[b]
+    for j in range(i, n - 1):
+        s[b + 1 + j] = s[b + 2 + j]
+    s[b] = n - 1
+
+
+@njit(cache=True, inline="always")
+def _remove(s, b, c):
+    i = find(s, b, c)
+    if i >= 0:
+        _remove_at(s, b, i)
+    return i
+
+
+@njit(cache=True)
+def _rat_remove_at(s, i):
+    n = s[RAT]
+    for j in range(i, n - 1):
+        s[RAT + 1 + j] = s[RAT + 2 + j]
+        s[RAT_UP + j] = s[RAT_UP + j + 1]
+    s[RAT_UP + n - 1] = 0
+    s[RAT] = n - 1
+
+
+@njit(cache=True, inline="always")
+def _move_all(s, src, dst):
+    for i in range(s[src]):
+        _push(s, dst, s[src + 1 + i])
+    s[src] = 0
+
+
+@njit(cache=True, inline="always")
+def hand_base(p):
+    """Base index of seat ``p``'s hand pile."""
+    return HAND0 + HAND_STRIDE * p
+
+
+@njit(cache=True)
+def _shuffle_pile(s, b):
+    n = s[b]
+    for i in range(n - 1, 0, -1):
+        j = rng_below(s, i + 1)
+        t = s[b + 1 + i]
+        s[b + 1 + i] = s[b + 1 + j]
+        s[b + 1 + j] = t
+
+
+@njit(cache=True, inline="always")
+def can_draw(s):
+    """True if a card can be drawn (deck or discard pile non-empty)."""
+    return s[DECK] + s[DISCARD] > 0
+
+
+@njit(cache=True)
+def draw(s):
+    """Top card of the deck, reshuffling the discard pile into a new deck when the deck is
+    empty ("Resolution", last paragraph); -1 (and ``FAILED_DRAW`` set) if both are empty."""
+    if s[DECK] == 0:
+        if s[DISCARD] == 0:
+            s[FAILED_DRAW] = 1
+            return -1
+        _move_all(s, DISCARD, DECK)
+        _shuffle_pile(s, DECK)
+    return _pop(s, DECK)
+
+
+@njit(cache=True)
+def _refill_market(s):
+    while s[MARKET] < s[MARKET_CAP]:
+        c = draw(s)
+        if c < 0:
+            return
+        _push(s, MARKET, c)
+
+
+# ---- rule helpers ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def abilities_on(s):
+    """Rat abilities apply (not at ``first_game``)."""
+    return s[C_DIFF] != FIRST_GAME
+
+
+@njit(cache=True, inline="always")
+def bonus_on(s, suit):
+    """The defeat bonus of the Rat of ``suit`` applies."""
+    return (s[DEF_MASK] >> suit) & 1 == 1 and (s[C_DIFF] != FIRST_GAME or s[C_FGB] == 1)
+
+
+@njit(cache=True, inline="always")
+def is_rat_king(s, c):
+    """Card ``c`` is the King of one of the game's two Rats."""
+    return c < 52 and c >> 2 == KING and ((c & 3) == s[FIRST_RAT] or (c & 3) == s[SECOND_RAT])
+
+
+@njit(cache=True, inline="always")
+def facedown_pending(s):
+    """The next card played goes face down (♠ Rat active, collective hand still empty)."""
+    return s[ACTIVE] == SPADES and abilities_on(s) and s[COLL] == 0
+
+
+@njit(cache=True, inline="always")
+def prediction_category(card):
+    """Predicted category of a prediction card ("Resolution" 1): A straight flush (8), K four
+    of a kind (7), Q J 10 full house (6), 9-6 flush (5), 5-2 straight (4)."""
+    r = card >> 2
+    if r == 12:
+        return 8
+    if r == 11:
+        return 7
+    if r >= 8:
+        return 6
+    if r >= 4:
+        return 5
+    return 4
+
+
+@njit(cache=True)
+def rat_facedown_count(s):
+    """Face-down cards dealt to the Rat this round ("Round setup" 1, abilities, difficulty)."""
+    fd = 2
+    if s[ACTIVE] == CLUBS and abilities_on(s):
+        fd += 2
+    if bonus_on(s, CLUBS):
+        fd -= 1
+    if s[C_DIFF] == ADVANCED:
+        fd += 1
+    elif s[C_DIFF] == EXPERT:
+        fd += 2
+    return fd
+
+
+@njit(cache=True)
+def swappable(s, i):
+    """Collective slot ``i`` may be swapped out: not the card just played, not a joker, not the
+    face-down card."""
+    c = s[COLL + 1 + i]
+    return c != s[PLAYED] and c < 52 and not (i == 0 and s[COLL_FD] == 1)
+
+
+@njit(cache=True)
+def players_strength(s):
+    """River Rats strength of the players' cards (collective hand + expert reveals), n >= 5."""
+    n = 0
+    for i in range(s[COLL]):
+        s[SCR + n] = s[COLL + 1 + i]
+        n += 1
+    for i in range(s[REVEAL]):
+        s[SCR + n] = s[REVEAL + 1 + i]
+        n += 1
+    return eval_hand(s[SCR:SCR + n], n, 1)
+
+
+@njit(cache=True)
+def rat_strength(s):
+    """River Rats strength of the best 5 of all the Rat's cards (face down included)."""
+    n = s[RAT]
+    for i in range(n):
+        s[SCR + i] = s[RAT + 1 + i]
+    return eval_hand(s[SCR:SCR + n], n, 1)
+
+
+# ---- setup ----------------------------------------------------------------------------------
+@njit(cache=True)
+def _setup_round(s):
+    """"Round setup" 1-4: Rat's hand, prediction/ante, ♦ Rat's first card, market refill."""
+    king = 4 * KING + s[ACTIVE]
+    if find(s, RAT, king) < 0:
+        _remove(s, ASIDE, king)
+        _push(s, RAT, king)
+        s[RAT_UP + s[RAT] - 1] = 1
+    s[TARGET] = 6 if bonus_on(s, DIAMONDS) else 5
+    s[MARKET_CAP] = 4 if bonus_on(s, SPADES) else 3
+    for _ in range(5):
+        c = draw(s)
+        if c >= 0:
+            _push(s, RAT, c)
+            s[RAT_UP + s[RAT] - 1] = 1
+    for _ in range(rat_facedown_count(s)):
+        c = draw(s)
+        if c >= 0:
+            _push(s, RAT, c)
+            s[RAT_UP + s[RAT] - 1] = 0
+    c = draw(s)
+    s[PRED_CARD] = c
+    s[PRED_CAT] = -1
+    if c >= 0:
+        _push(s, STAKE, c)
+        s[PRED_CAT] = prediction_category(c)
+    if s[ACTIVE] == DIAMONDS and abilities_on(s):
+        c = draw(s)
+        if c >= 0:
+            _push(s, COLL, c)
+    _refill_market(s)
+    s[JOKER_USED] = 0
+    s[COLL_FD] = 0
+    s[FD_OWNER] = -1
+
+
+@njit(cache=True)
+def _settle_draw(s):
+    p = s[CUR]
+    if s[hand_base(p)] >= 3 or (s[MARKET] == 0 and not can_draw(s)):
+        s[PHASE] = PH_PLAY
+
+
+@njit(cache=True)
+def _begin_turn(s):
+    s[PHASE] = PH_DRAW
+    s[DRAWN] = 0
+    s[PLAYED] = -1
+    s[PENDING] = -1
+    s[PUSHES] = 0
+    s[TURNS] += 1
+    _settle_draw(s)
+
+
+@njit(cache=True)
+def init_state(cfg, seed, s):
+    """Fill ``s`` (``int64``, shape ``(STATE_SIZE,)``) with a new game ("Setup" 1-5 and the
+    first "Round setup"). ``cfg``: config array (:meth:`Config.to_array`, validated there);
+    ``seed``: uint64-compatible int, the game's only source of chance."""
+    s[:] = 0
+    n = cfg[CFG_N_PLAYERS]
+    s[N_PLAYERS] = n
+    s[RNG] = np.int64(np.uint64(seed))
+    s[C_DIFF] = cfg[CFG_DIFFICULTY]
+    s[C_MATCH] = cfg[CFG_MATCH]
+    s[C_STAYS] = cfg[CFG_STAYS]
+    s[C_EMPTY] = cfg[CFG_EMPTY_DRAW]
+    s[C_FGB] = cfg[CFG_FG_BONUS]
+    # Setup 1: characters (Aces), random unless given.
+    suits = np.arange(4)
+    if cfg[CFG_CHAR0] < 0:
+        for i in range(3, 0, -1):
+            j = rng_below(s, i + 1)
+            suits[i], suits[j] = suits[j], suits[i]
+    else:
+        for i in range(n):
+            suits[i] = cfg[CFG_CHAR0 + i]
+    for p in range(4):
+        s[CHAR0 + p] = suits[p] if p < n else -1
+    for p in range(n):
+        _push(s, CHARS, 4 * 12 + suits[p])
+    # Setup 2: the two Rats.
+    if cfg[CFG_RAT_ACTIVE] < 0:
+        k = np.arange(4)
+        for i in range(3, 0, -1):
+            j = rng_below(s, i + 1)
+            k[i], k[j] = k[j], k[i]
+        a, w = k[0], k[1]
+    else:
+        a, w = cfg[CFG_RAT_ACTIVE], cfg[CFG_RAT_WAITING]
+    s[ACTIVE], s[WAITING], s[FIRST_RAT], s[SECOND_RAT] = a, w, a, w
+    _push(s, ASIDE, 4 * KING + a)
+    _push(s, ASIDE, 4 * KING + w)
+    # Setup 3: the draw deck (50 - n cards), jokers aside face down.
+    for c in range(52):
+        if find(s, CHARS, c) < 0 and find(s, ASIDE, c) < 0:
+            _push(s, DECK, c)
+    _shuffle_pile(s, DECK)
+    _push(s, JSUP, 52)
+    _push(s, JSUP, 53)
+    # Setup 4-5: deal 2 cards each, market of 3.
+    for _ in range(2):
+        for p in range(n):
+            _push(s, hand_base(p), _pop(s, DECK))
+    s[MARKET_CAP] = 3
+    _refill_market(s)
+    s[LAST_WINNER] = -1
+    s[PRED_CARD] = -1
+    _setup_round(s)
+    s[CUR] = cfg[CFG_FIRST_PLAYER]
+    _begin_turn(s)
+
+
+# ---- resolution -----------------------------------------------------------------------------
+@njit(cache=True)
+def _end_game(s, status, reason):
+    s[STATUS] = status
+    s[LOSS_REASON] = reason
+    s[PHASE] = PH_OVER
+
+
+@njit(cache=True)
+def _resolve(s):
+    """"Resolution" 1-6 of a full collective hand."""
+    pstr = players_strength(s)
+    pcat = pstr >> 20
+    s[LAST_PRED] = 0
+    if s[PRED_CAT] >= 0 and s[JSUP] > 0:
+        hit = pcat == s[PRED_CAT] if s[C_MATCH] == 0 else pcat >= s[PRED_CAT]
+        if hit:
+            _push(s, JUP, _pop(s, JSUP))
+            s[JOKERS_EARNED] += 1
+            s[LAST_PRED] = 1
+    for i in range(s[RAT]):
+        s[RAT_UP + i] = 1
+    rstr = rat_strength(s)
+    s[LAST_P] = pstr
+    s[LAST_R] = rstr
+    s[LAST_COLL] = 0
+    for i in range(s[COLL]):
+        _push(s, LAST_COLL, s[COLL + 1 + i])
+    for i in range(s[REVEAL]):
+        _push(s, LAST_COLL, s[REVEAL + 1 + i])
+    s[LAST_RAT] = 0
+    for i in range(s[RAT]):
+        _push(s, LAST_RAT, s[RAT + 1 + i])
+    if pstr > rstr:
+        _move_all(s, STAKE, RDEBT)
+        s[HANDS_WON] += 1
+        s[LAST_WINNER] = 0
+    else:
+        _move_all(s, STAKE, PDEBT)
+        if s[ACTIVE] == HEARTS and abilities_on(s):
+            c = draw(s)
+            if c >= 0:
+                _push(s, PDEBT, c)
+        s[HANDS_LOST] += 1
+        s[LAST_WINNER] = 1
+    first = s[DEFEATED] == 0
+    s[RAT_DEBT1 if first else RAT_DEBT2] = s[RDEBT]
+    if s[RDEBT] >= 5:
+        _move_all(s, RDEBT, DISCARD)
+        old = s[ACTIVE]
+        s[DEFEATED] += 1
+        s[DEF_MASK] |= 1 << old
+        if old == HEARTS and bonus_on(s, HEARTS) and s[PDEBT] > 0:
+            _push(s, DISCARD, _pop(s, PDEBT))
+        if s[DEFEATED] < 2:
+            s[ACTIVE] = s[WAITING]
+            s[WAITING] = -1
+            if s[C_STAYS] == 0:
+                i = find(s, RAT, 4 * KING + old)
+                _rat_remove_at(s, i)
+                _push(s, OUT, 4 * KING + old)
+    # Cleanup.
+    for i in range(s[COLL]):
+        c = s[COLL + 1 + i]
+        _push(s, OUT if c >= 52 else DISCARD, c)
+    s[COLL] = 0
+    _move_all(s, REVEAL, DISCARD)
+    i = 0
+    while i < s[RAT]:
+        c = s[RAT + 1 + i]
+        if is_rat_king(s, c):
+            s[RAT_UP + i] = 1
+            i += 1
+        else:
+            _push(s, DISCARD, c)
+            _rat_remove_at(s, i)
+    s[COLL_FD] = 0
+    s[FD_OWNER] = -1
+    s[PRED_CARD] = -1
+    s[PRED_CAT] = -1
+    s[ROUND] += 1
+    if s[PDEBT] >= 5:
+        _end_game(s, LOST, LOSS_DEBT)
+    elif s[DEFEATED] == 2:
+        _end_game(s, WON, LOSS_NONE)
+
+
+@njit(cache=True)
+def _finish_resolution(s):
+    _resolve(s)
+    if s[STATUS] == RUNNING:
+        _setup_round(s)
+        s[CUR] = (s[CUR] + 1) % s[N_PLAYERS]
+        _begin_turn(s)
+
+
+@njit(cache=True)
+def _end_turn(s):
+    if s[COLL] >= s[TARGET]:
+        if (s[C_DIFF] == EXPERT and s[JUP] > 0 and s[JOKER_USED] == 0 and can_draw(s)):
+            s[PHASE] = PH_EXPERT
+            s[LAST_BUST] = 0
+            return
+        _finish_resolution(s)
+    else:
+        s[CUR] = (s[CUR] + 1) % s[N_PLAYERS]
+        _begin_turn(s)
+
+
+# ---- legal actions ---------------------------------------------------------------------------
+@njit(cache=True)
+def _joker_options(s, out, n):
+    if s[JUP] == 0 or s[JOKER_USED] == 1:
+        return n
+    d = s[C_DIFF]
+    if d == EXPERT:
+        return n
+    if d == ADVANCED:
+        fd_done = False
+        for i in range(s[RAT]):
+            c = s[RAT + 1 + i]
+            if s[RAT_UP + i] == 1:
+                if not is_rat_king(s, c):
+                    out[n] = K_JREMOVE * 64 + i
+                    n += 1
+            elif not fd_done:
+                out[n] = K_JREMOVE * 64 + i
+                n += 1
+                fd_done = True
+        return n
+    if facedown_pending(s):
+        return n
+    out[n] = K_JOKER * 64 + s[JUP + s[JUP]]
+    return n + 1
+
+
+@njit(cache=True)
+def _push_options(s, kind, out, n):
+    if s[MARKET] >= 6:
+        return n
+    if s[N_PLAYERS] == 1:
+        if can_draw(s):
+            out[n] = kind * 64 + DECK_TOP
+            n += 1
+        return n
+    hb = hand_base(s[CUR])
+    for i in range(s[hb]):
+        out[n] = kind * 64 + s[hb + 1 + i]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _discard_options(s, kind, out, n):
+    hb = hand_base(s[CUR])
+    for i in range(s[hb]):
+        out[n] = kind * 64 + s[hb + 1 + i]
+        n += 1
+    for i in range(s[MARKET]):
+        out[n] = kind * 64 + s[MARKET + 1 + i]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _swap_out_options(s, kind, out, n):
+    for i in range(s[COLL]):
+        if swappable(s, i):
+            out[n] = kind * 64 + s[COLL + 1 + i]
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions(s, out):
+    """Write the legal actions of the player to act into ``out`` (``int64``, size >=
+    ``MAX_LEGAL``) and return their number (0 when the game is over). See the phase table in
+    the module docstring ("A turn", "Suit actions", "Powers", difficulty levels)."""
+    if s[STATUS] != RUNNING:
+        return 0
+    ph = s[PHASE]
+    p = s[CUR]
+    hb = hand_base(p)
+    n = 0
+    if ph == PH_DRAW or ph == PH_PLAY:
+        if s[DRAWN] == 0:
+            n = _joker_options(s, out, n)
+        if ph == PH_DRAW:
+            for i in range(s[MARKET]):
+                out[n] = K_DRAW_MARKET * 64 + s[MARKET + 1 + i]
+                n += 1
+            if can_draw(s):
+                out[n] = K_DRAW_DECK * 64
+                n += 1
+        else:
+            for i in range(s[hb]):
+                out[n] = K_PLAY * 64 + s[hb + 1 + i]
+                n += 1
+            if n == 0:
+                out[0] = K_STUCK * 64
+                n = 1
+    elif ph == PH_ACTION:
+        out[0] = K_NONE * 64
+        n = 1
+        c = s[PLAYED]
+        su = c & 3
+        if su == CLUBS:
+            n = _push_options(s, K_PUSH, out, n)
+        elif su == DIAMONDS:
+            if s[hb] > 0:
+                n = _swap_out_options(s, K_SWAP_OUT, out, n)
+        elif su == HEARTS:
+            if can_draw(s):
+                out[n] = K_STAKE * 64
+                n += 1
+        else:
+            n = _discard_options(s, K_DISCARD, out, n)
+        if su == s[CHAR0 + p] and s[C_DIFF] != FIRST_GAME:
+            if su == CLUBS:
+                n = _push_options(s, K_PPUSH, out, n)
+            elif su == DIAMONDS:
+                if s[MARKET] > 0:
+                    n = _swap_out_options(s, K_PSWAP_OUT, out, n)
+            elif su == HEARTS:
+                for i in range(s[RAT]):
+                    if s[RAT_UP + i] == 0:
+                        out[n] = K_PREVEAL * 64 + i
+                        n += 1
+                        break
+            else:
+                n = _discard_options(s, K_PDISCARD, out, n)
+    elif ph == PH_SWAP_IN:
+        for i in range(s[hb]):
+            out[n] = K_SWAP_IN * 64 + s[hb + 1 + i]
+            n += 1
+    elif ph == PH_P_PUSH2:
+        out[0] = K_STOP * 64
+        n = _push_options(s, K_PPUSH, out, 1)
+    elif ph == PH_P_SWAP_IN:
+        for i in range(s[MARKET]):
+            out[n] = K_PSWAP_IN * 64 + s[MARKET + 1 + i]
+            n += 1
+    elif ph == PH_P_STAKE:
+        out[0] = K_STOP * 64
+        n = 1
+        if can_draw(s):
+            out[1] = K_PSTAKE * 64
+            n = 2
+    elif ph == PH_P_DISCARD:
+        out[0] = K_STOP * 64
+        n = _discard_options(s, K_PDISCARD, out, 1)
+    elif ph == PH_EXPERT or ph == PH_EXPERT2:
+        out[0] = K_ESTOP * 64
+        n = 1
+        if can_draw(s):
+            out[1] = K_EREVEAL * 64
+            n = 2
+    return n
+
+
+@njit(cache=True)
+def is_legal(s, a, buf):
+    """True if action ``a`` is legal in ``s`` (``buf``: scratch ``int64`` of size MAX_LEGAL)."""
+    n = legal_actions(s, buf)
+    for i in range(n):
+        if buf[i] == a:
+            return True
+    return False
+
+
+# ---- applying actions -----------------------------------------------------------------------
+@njit(cache=True)
+def _take_from_hand_or_market(s, c):
+    """Remove card ``c`` from the current hand, else from the market; 0 hand, 1 market."""
+    if _remove(s, hand_base(s[CUR]), c) >= 0:
+        return 0
+    _remove(s, MARKET, c)
+    return 1
+
+
+@njit(cache=True)
+def _push_to_market(s, arg):
+    if arg == DECK_TOP:
+        c = draw(s)
+        if c >= 0:
+            _push(s, MARKET, c)
+    else:
+        _remove(s, hand_base(s[CUR]), arg)
+        _push(s, MARKET, arg)
+
+
+@njit(cache=True)
+def _stake_card(s):
+    c = draw(s)
+    if c >= 0:
+        _push(s, STAKE, c)
+
+
+@njit(cache=True)
+def _expert_reveal(s):
+    if s[PHASE] == PH_EXPERT:
+        _push(s, OUT, _pop(s, JUP))
+        s[JOKER_USED] = 1
+        s[JOKERS_USED] += 1
+    c = draw(s)
+    if c < 0:
+        _finish_resolution(s)
+        return
+    _push(s, REVEAL, c)
+    if (c & 3) == s[ACTIVE]:
+        _move_all(s, REVEAL, DISCARD)
+        s[LAST_BUST] = 1
+        d = draw(s)
+        if d >= 0:
+            _push(s, PDEBT, d)
+        if s[PDEBT] >= 5:
+            _end_game(s, LOST, LOSS_DEBT)
+            return
+        _finish_resolution(s)
+    elif can_draw(s):
+        s[PHASE] = PH_EXPERT2
+    else:
+        _finish_resolution(s)
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    """Apply legal action ``a`` to ``s`` in place and advance through forced steps (market
+    refills, end of turn, resolution, the next round's setup) to the next decision.
+    The caller guarantees legality (:func:`is_legal`; the step API checks it)."""
+    k = a >> 6
+    arg = a & 63
+    p = s[CUR]
+    hb = hand_base(p)
+    s[N_ACTIONS] += 1
+    if k == K_DRAW_MARKET:
+        _remove(s, MARKET, arg)
+        _push(s, hb, arg)
+        _refill_market(s)
+        s[DRAWN] += 1
+        _settle_draw(s)
+    elif k == K_DRAW_DECK:
+        c = draw(s)
+        if c >= 0:
+            _push(s, hb, c)
+        s[DRAWN] += 1
+        _settle_draw(s)
+    elif k == K_PLAY:
+        _remove(s, hb, arg)
+        s[PASS_STREAK] = 0
+        if facedown_pending(s):
+            _push(s, COLL, arg)
+            s[COLL_FD] = 1
+            s[FD_OWNER] = p
+            _end_turn(s)
+        else:
+            _push(s, COLL, arg)
+            s[PLAYED] = arg
+            s[PHASE] = PH_ACTION
+    elif k == K_JOKER:
+        _remove(s, JUP, arg)
+        _push(s, COLL, arg)
+        s[JOKER_USED] = 1
+        s[JOKERS_USED] += 1
+        s[PASS_STREAK] = 0
+        _end_turn(s)
+    elif k == K_JREMOVE:
+        c = s[RAT + 1 + arg]
+        _rat_remove_at(s, arg)
+        _push(s, DISCARD, c)
+        for _ in range(2):
+            d = draw(s)
+            if d >= 0:
+                _push(s, RAT, d)
+                s[RAT_UP + s[RAT] - 1] = 0
+        _push(s, OUT, _pop(s, JUP))
+        s[JOKER_USED] = 1
+        s[JOKERS_USED] += 1
+        s[PASS_STREAK] = 0
+        _end_turn(s)
+    elif k == K_NONE:
+        _end_turn(s)
+    elif k == K_PUSH:
+        _push_to_market(s, arg)
+        _end_turn(s)
+    elif k == K_SWAP_OUT or k == K_PSWAP_OUT:
+        s[PENDING] = arg
+        s[PHASE] = PH_SWAP_IN if k == K_SWAP_OUT else PH_P_SWAP_IN
+    elif k == K_SWAP_IN or k == K_PSWAP_IN:
+        x = s[PENDING]
+        i = find(s, COLL, x)
+        if k == K_SWAP_IN:
+            _remove(s, hb, arg)
+            _push(s, hb, x)
+        else:
+            j = find(s, MARKET, arg)
+            s[MARKET + 1 + j] = x
+        s[COLL + 1 + i] = arg
+        s[PENDING] = -1
+        _end_turn(s)
+    elif k == K_STAKE:
+        _stake_card(s)
+        _end_turn(s)
+    elif k == K_DISCARD:
+        _take_from_hand_or_market(s, arg)
+        _push(s, DISCARD, arg)
+        _refill_market(s)
+        _end_turn(s)
+    elif k == K_PPUSH:
+        _push_to_market(s, arg)
+        s[PUSHES] += 1
+        s[PHASE] = PH_P_PUSH2
+        if s[PUSHES] >= 2:
+            _end_turn(s)
+    elif k == K_PREVEAL:
+        s[RAT_UP + arg] = 1
+        s[PHASE] = PH_P_STAKE
+    elif k == K_PSTAKE:
+        _stake_card(s)
+        _end_turn(s)
+    elif k == K_PDISCARD:
+        _take_from_hand_or_market(s, arg)
+        _push(s, DISCARD, arg)
+        s[PHASE] = PH_P_DISCARD
+    elif k == K_STOP:
+        if s[PHASE] == PH_P_DISCARD:
+            _refill_market(s)
+        _end_turn(s)
+    elif k == K_EREVEAL:
+        _expert_reveal(s)
+    elif k == K_ESTOP:
+        _finish_resolution(s)
+    elif k == K_STUCK:
+        s[PASS_STREAK] += 1
+        if s[PASS_STREAK] >= s[N_PLAYERS]:
+            _end_game(s, LOST, LOSS_STALL)
+        else:
+            _end_turn(s)
+    if s[FAILED_DRAW] == 1:
+        s[FAILED_DRAW] = 0
+        if s[C_EMPTY] == 1 and s[STATUS] == RUNNING:
+            _end_game(s, LOST, LOSS_EMPTY)
+
+
+@njit(cache=True)
+def is_terminal(s):
+    """True once the game is won or lost ("Resolution" 5)."""
+    return s[STATUS] != RUNNING
+
+
+@njit(cache=True)
+def returns(s, out):
+    """Write each seat's return into ``out`` (``float64``, shape (N_PLAYERS,)): +1 for every
+    player if the game is won, -1 if lost, 0 while running (the game is cooperative)."""
+    v = 0.0
+    if s[STATUS] == WON:
+        v = 1.0
+    elif s[STATUS] == LOST:
+        v = -1.0
+    for p in range(s[N_PLAYERS]):
+        out[p] = v
+
+
+# ---- observation ------------------------------------------------------------------------------
+OBS_CARDS = 54
+"""``obs[0:54]``: where each card is, as far as the observing player may know (``LOC_*``)."""
+(LOC_UNSEEN, LOC_MY_HAND, LOC_MARKET, LOC_COLLECTIVE, LOC_MY_FACEDOWN, LOC_RAT_UP,
+ LOC_PREDICTION, LOC_CHARACTER, LOC_JOKER_UP, LOC_OUT, LOC_REVEALED, LOC_ACTIVE_KING) = range(12)
+LOC_NAMES = ("unseen", "my hand", "market", "collective", "collective (my face-down card)",
+             "rat face up", "prediction", "character", "joker earned", "out of the game",
+             "revealed (expert joker)", "rat king")
+OBS_SCALARS = (
+    "player", "n_players", "phase", "current_player", "status", "round", "active_rat",
+    "rats_defeated", "defeated_mask", "player_debt", "rat_debt", "stake", "prediction_card",
+    "prediction_category", "jokers_earned", "jokers_up", "joker_used", "target", "market_cap",
+    "played", "pending", "deck", "discard", "rat_facedown", "collective_size", "hand0",
+    "hand1", "hand2", "hand3", "char0", "char1", "char2", "char3", "collective_facedown",
+    "facedown_owner", "hands_won", "hands_lost", "first_rat", "pushes",
+)
+"""Names of ``obs[54:]``, in order."""
+OBS_SIZE = OBS_CARDS + len(OBS_SCALARS)
+
+
+@njit(cache=True)
+def observe(s, player, out):
+    """Write what ``player`` may see into ``out`` (``int64``, shape ``(OBS_SIZE,)``): the own
+    hand, public cards, the Rat's face-up cards and counts ("Communication"). ``out[0:54]``
+    are ``LOC_*`` codes per card id; ``out[54:]`` the scalars named in :data:`OBS_SCALARS`.
+    The waiting Rat (face down), other hands, the deck, the Rat's face-down cards, debt piles
+    and the discard pile show only as counts."""
+    out[:] = 0
+    hb = hand_base(player)
+    for i in range(s[hb]):
+        out[s[hb + 1 + i]] = LOC_MY_HAND
+    for i in range(s[MARKET]):
+        out[s[MARKET + 1 + i]] = LOC_MARKET
+    for i in range(s[COLL]):
+        c = s[COLL + 1 + i]
+        if i == 0 and s[COLL_FD] == 1:
+            if s[FD_OWNER] == player:
+                out[c] = LOC_MY_FACEDOWN
+        else:
+            out[c] = LOC_COLLECTIVE
+    for i in range(s[REVEAL]):
+        out[s[REVEAL + 1 + i]] = LOC_REVEALED
+    fd = 0
+    for i in range(s[RAT]):
+        c = s[RAT + 1 + i]
+        if s[RAT_UP + i] == 1:
+            out[c] = LOC_ACTIVE_KING if is_rat_king(s, c) else LOC_RAT_UP
+        else:
+            fd += 1
+    if s[PRED_CARD] >= 0:
+        out[s[PRED_CARD]] = LOC_PREDICTION
+    for i in range(s[CHARS]):
+        out[s[CHARS + 1 + i]] = LOC_CHARACTER
+    for i in range(s[JUP]):
+        out[s[JUP + 1 + i]] = LOC_JOKER_UP
+    for i in range(s[OUT]):
+        out[s[OUT + 1 + i]] = LOC_OUT
+    o = OBS_CARDS
+    vals = (player, s[N_PLAYERS], s[PHASE], s[CUR], s[STATUS], s[ROUND], s[ACTIVE],
+            s[DEFEATED], s[DEF_MASK], s[PDEBT], s[RDEBT], s[STAKE], s[PRED_CARD], s[PRED_CAT],
+            s[JOKERS_EARNED], s[JUP], s[JOKER_USED], s[TARGET], s[MARKET_CAP], s[PLAYED],
+            s[PENDING], s[DECK], s[DISCARD], fd, s[COLL], s[HAND0], s[HAND0 + HAND_STRIDE],
+            s[HAND0 + 2 * HAND_STRIDE], s[HAND0 + 3 * HAND_STRIDE], s[CHAR0], s[CHAR0 + 1],
+            s[CHAR0 + 2], s[CHAR0 + 3], s[COLL_FD], s[FD_OWNER], s[HANDS_WON], s[HANDS_LOST],
+            s[FIRST_RAT], s[PUSHES])
+    for i in range(len(vals)):
+        out[o + i] = vals[i]
