@@ -204,7 +204,7 @@ def run_experiment(
         max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
     fp = _fingerprint(cells, seed, batch_size, play_fn,
                       [games_per_cell, ci_width, max_games, group_batches, success_key,
-                       fingerprint_extra])
+                       code_version(), fingerprint_extra])
     state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
     state = None
     if state_path is not None and state_path.exists():
