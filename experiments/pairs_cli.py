@@ -67,7 +67,9 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="loky")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="address of a running dask.distributed scheduler (--backend dask)")
-    p.add_argument("--batch-size", type=int, default=5_000)
+    p.add_argument("--batch-size", type=int, default=5_000, help="games per batch (default 5000)")
+    p.add_argument("--round-batches", type=int, default=4,
+                   help="with --ci-width: batches added per pair in each round (default 4)")
     p.add_argument("--out", default=None,
                    help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
                         "_<players>p_seed<seed>); re-running with the same folder resumes")
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     pairs, result = run_pairs(spec, n_jobs=args.jobs, backend=args.backend,
                               scheduler=args.scheduler, out_dir=out, ci_width=args.ci_width,
                               max_games=args.max_games, batch_size=args.batch_size,
-                              progress=not args.quiet)
+                              group_batches=args.round_batches, progress=not args.quiet)
     wall = time.perf_counter() - t0
     paths = write_outputs(out, pairs, result, spec,
                           extra_meta={"command": "boardlab " + " ".join(sys.argv[1:]),

@@ -109,7 +109,8 @@ def play_pair_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> d
 def run_pairs(spec: PairsSpec, *, n_jobs: int = 1, backend: str = "loky",
               scheduler: str | None = None, out_dir: str | Path | None = None,
               ci_width: float | None = None, max_games: int | None = None,
-              batch_size: int = 5_000, progress: bool = True) -> tuple[pd.DataFrame, RunResult]:
+              batch_size: int = 5_000, group_batches: int = 16,
+              progress: bool = True) -> tuple[pd.DataFrame, RunResult]:
     """Run the experiment; returns (:func:`pair_table` of the result, the raw
     :class:`experiments.runner.RunResult`). ``out_dir`` holds the partial results (resume)
     and, via :func:`write_outputs`, the final files. Options as in
@@ -120,7 +121,7 @@ def run_pairs(spec: PairsSpec, *, n_jobs: int = 1, backend: str = "loky",
         play_pair_batch, cells, seed=spec.seed, games_per_cell=spec.games,
         batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
         out_dir=partial, ci_width=ci_width, max_games=max_games, success_key="wins",
-        progress=progress)
+        group_batches=group_batches, progress=progress)
     return pair_table(result), result
 
 

@@ -151,3 +151,14 @@ def test_bad_options_raise_naming_the_option(kw, message):
 def test_errors_of_the_batch_function_propagate():
     with pytest.raises(ValueError, match="p=1.5"):
         run_experiment(coin_flips, [{"p": 1.5}], seed=1, games_per_cell=10, progress=False)
+
+
+def test_dask_scheduler_address_connects_to_a_running_cluster():
+    distributed = pytest.importorskip("dask.distributed")
+    kw = dict(seed=12, games_per_cell=8_000, batch_size=2_000, progress=False)
+    ref = run_experiment(coin_flips, CELLS, n_jobs=1, **kw)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        got = run_experiment(coin_flips, CELLS, backend="dask",
+                             scheduler=cluster.scheduler_address, **kw)
+    assert _plain(ref) == _plain(got)
