@@ -13,6 +13,7 @@ import sys
 
 REGISTRARS: tuple[str, ...] = (
     "experiments.poker_cli",
+    "experiments.lure_cli",
     "experiments.pairs_cli",
     "experiments.river_rats_cli",
     "experiments.climbing_cli",

@@ -1,0 +1,65 @@
+"""Helpers for Lure scenario tests: small custom decks and token set-up."""
+
+from __future__ import annotations
+
+from engines.lure import core as K
+from engines.lure.config import LURE_KINDS, LureConfig
+from engines.lure.decks import deck_from_rows
+from engines.lure.game import LureGame
+
+
+def card(cid, cn=0, req="", pts=1, splash="", trophy="", cset="base"):
+    """One deck row."""
+    return {"id": cid, "name": cid, "points": pts, "catch_number": cn, "requirements": req,
+            "splash": splash, "trophy": trophy, "set": cset}
+
+
+def make(rows, n=2, seed=0, **cfg) -> LureGame:
+    """A game on a custom deck."""
+    return LureGame(LureConfig(n_players=n, **cfg), deck_from_rows(rows, "<test>"), seed)
+
+
+def give(game: LureGame, p: int, kind: str, n: int = 1) -> None:
+    """Move ``n`` tokens of ``kind`` from the bag to player ``p`` (tokens stay conserved)."""
+    k = LURE_KINDS.index(kind)
+    s = game.state
+    assert s[K.H_BAG + k] >= n
+    s[K.H_BAG + k] -= n
+    s[K.H_BAGN] -= n
+    b = K.PB + p * K.PSTRIDE
+    s[b + K.P_HELD + k] += n
+    s[b + K.P_NHELD] += n
+
+
+def field(game: LureGame, p: int, off: int) -> int:
+    """A player-block field."""
+    return int(game.state[K.PB + p * K.PSTRIDE + off])
+
+
+def held(game: LureGame, p: int) -> dict:
+    return {LURE_KINDS[k]: field(game, p, K.P_HELD + k) for k in range(K.NK)
+            if field(game, p, K.P_HELD + k)}
+
+
+def plain_deck(n, cn=0, req="", pts=1, prefix="F"):
+    return [card(f"{prefix}{i:02d}", cn, req, pts) for i in range(n)]
+
+
+def set_table(game: LureGame, ids) -> None:
+    """Put exactly the cards ``ids`` on the table (they leave the draw pile; the cards that were
+    on the table go back to the bottom of the draw pile)."""
+    s = game.state
+    want = [game.deck.index(i) for i in ids]
+    old = [int(c) for c in s[K.TABLE:K.TABLE + s[K.H_NTABLE]]]
+    pos, n = int(s[K.H_DRAWPOS]), int(s[K.H_NDRAW])
+    pile = [int(c) for c in s[K.DRAW + pos:K.DRAW + pos + n] if int(c) not in want]
+    pile += [c for c in old if c not in want]
+    for i, c in enumerate(pile):
+        s[K.DRAW + pos + i] = c
+        s[K.LOC + c] = K.LOC_DECK
+    s[K.H_NDRAW] = len(pile)
+    s[K.H_FINAL] = int(len(pile) == 0)
+    for i, c in enumerate(want):
+        s[K.TABLE + i] = c
+        s[K.LOC + c] = K.LOC_TABLE
+    s[K.H_NTABLE] = len(want)
