@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.venv/numba_cache
 
 .PHONY: run test test-quick bench lint clean
 

@@ -2,4 +2,48 @@
 
 - :mod:`engines.cards`  card ids and their text form (shared by the poker-deck games)
 - :mod:`engines.poker`  the best-5-of-N poker evaluator (standard and River Rats rankings)
+- :mod:`engines.dice`   the compiled dice-condition checker and exact catch odds (Lure)
+- :mod:`engines.river_rats`, :mod:`engines.lure`, :mod:`engines.rats`,
+  :mod:`engines.recurring`  one compiled rules core per game, with a step API and a batch
+  simulator
+
+Numba's on-disk cache (``cache=True``) only checks the timestamp of the file a function is
+defined in, so a kernel that inlines code from another module could load stale machine code
+after that module changes. Importing :mod:`engines` therefore points Numba's cache at a
+folder keyed by a hash of every source file of ``engines``, ``agents`` and ``experiments``
+(``~/.cache/boardlab/numba/<hash>``, or under ``$BOARDLAB_CACHE_DIR``): any edit starts a
+fresh cache. An explicit ``NUMBA_CACHE_DIR`` is respected as it is.
 """
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def _source_hash() -> str:
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha1()
+    for pkg in ("engines", "agents", "experiments"):
+        for path in sorted((root / pkg).rglob("*.py")):
+            h.update(path.relative_to(root).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _configure_numba_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = Path(os.environ.get("BOARDLAB_CACHE_DIR", Path.home() / ".cache" / "boardlab"))
+    folder = base / "numba" / _source_hash()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable home: keep Numba's default (next to the sources)
+        return
+    import numba
+
+    numba.config.CACHE_DIR = str(folder)
+
+
+_configure_numba_cache()
