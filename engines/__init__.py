@@ -10,7 +10,8 @@
 Numba's on-disk cache (``cache=True``) only checks the timestamp of the file a function is
 defined in, so a kernel that inlines code from another module could load stale machine code
 after that module changes. Importing :mod:`engines` therefore points Numba's cache at a
-folder keyed by a hash of every source file of ``engines``, ``agents`` and ``experiments``
+folder keyed by a hash of every source file of ``engines`` and ``agents`` (where the kernels
+live)
 (``~/.cache/boardlab/numba/<hash>``, or under ``$BOARDLAB_CACHE_DIR``): any edit starts a
 fresh cache. An explicit ``NUMBA_CACHE_DIR`` is respected as it is.
 """
@@ -25,7 +26,7 @@ from pathlib import Path
 def _source_hash() -> str:
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha1()
-    for pkg in ("engines", "agents", "experiments"):
+    for pkg in ("engines", "agents"):
         for path in sorted((root / pkg).rglob("*.py")):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
