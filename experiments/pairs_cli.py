@@ -41,7 +41,14 @@ def _bool(v: str) -> bool:
 
 def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``boardlab river-rats pairs`` (shared with ``make run``)."""
-    from engines.river_rats.config import DIFFICULTIES, EMPTY_DRAWS, PREDICTION_MATCHES
+    from engines.river_rats.config import (
+        DIFFICULTIES,
+        EMPTY_DRAWS,
+        FULL_HOUSE_TIES,
+        PREDICTION_MATCHES,
+        SET_TIES,
+        TWO_PAIR_TIES,
+    )
     from experiments.river_rats_pairs import DEFAULT_AGENT
 
     p.add_argument("--players", nargs="+", default=["1..4"],
@@ -55,6 +62,9 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first-player", type=int, default=0)
     p.add_argument("--empty-draw", choices=EMPTY_DRAWS, default="skip")
     p.add_argument("--first-game-defeat-bonuses", type=_bool, default=True, metavar="BOOL")
+    p.add_argument("--full-house-ties", choices=FULL_HOUSE_TIES, default="tie")
+    p.add_argument("--set-ties", choices=SET_TIES, default="kickers")
+    p.add_argument("--two-pair-ties", choices=TWO_PAIR_TIES, default="pairs_then_kicker")
     p.add_argument("--games", type=int, default=10_000,
                    help="games per pair and player count (the first round with --ci-width)")
     p.add_argument("--ci-width", type=float, default=None, metavar="W",
@@ -94,7 +104,9 @@ def spec_from_args(args: argparse.Namespace):
     rules = {"difficulty": args.difficulty, "prediction_match": args.prediction_match,
              "defeated_rat_stays": args.defeated_rat_stays, "first_player": args.first_player,
              "empty_draw": args.empty_draw,
-             "first_game_defeat_bonuses": args.first_game_defeat_bonuses}
+             "first_game_defeat_bonuses": args.first_game_defeat_bonuses,
+             "full_house_ties": args.full_house_ties, "set_ties": args.set_ties,
+             "two_pair_ties": args.two_pair_ties}
     return PairsSpec(players=_players(args.players),
                      agents=agents[0] if len(agents) == 1 else agents,
                      rules=rules, games=args.games, seed=args.seed)

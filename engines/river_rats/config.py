@@ -17,6 +17,9 @@ index  name                meaning
 10     CFG_FIRST_PLAYER    seat of the first turn
 11     CFG_EMPTY_DRAW      0 skip, 1 lose
 12     CFG_FG_BONUS        1 = defeat bonuses apply at ``first_game``
+13     CFG_RANKING         tie-break options of the hand ranking, bit flags: 1 = full house by
+                           the three then the pair; 2 = four/three of a kind by the set only;
+                           4 = two pair without the kicker; 8 = two pair by the higher pair only
 =====  ==================  =====================================================================
 """
 
@@ -40,7 +43,12 @@ CFG_N_PLAYERS, CFG_RAT_ACTIVE, CFG_RAT_WAITING = 0, 1, 2
 CFG_CHAR0 = 3
 CFG_DIFFICULTY, CFG_MATCH, CFG_STAYS, CFG_FIRST_PLAYER, CFG_EMPTY_DRAW, CFG_FG_BONUS = (
     7, 8, 9, 10, 11, 12)
-CFG_SIZE = 13
+CFG_RANKING = 13
+CFG_SIZE = 14
+RANK_FH_PAIR, RANK_SET_ONLY, RANK_2P_NO_KICKER, RANK_2P_HIGH_ONLY = 1, 2, 4, 8
+FULL_HOUSE_TIES = ("tie", "pair")
+SET_TIES = ("kickers", "set_only")
+TWO_PAIR_TIES = ("pairs_then_kicker", "pairs_only", "higher_pair_only")
 
 _SUIT_ALIASES = {"c": 0, "♣": 0, "d": 1, "♦": 1, "h": 2, "♥": 2, "s": 3, "♠": 3}
 
@@ -78,6 +86,14 @@ class Config:
       game as a loss for the players ("Resolution", last paragraph).
     - ``first_game_defeat_bonuses`` (default ``True``) **[decision]**: at ``first_game`` the Rats
       have no abilities but their defeat bonuses still apply; ``False`` switches them off too.
+    - ``full_house_ties`` (default ``"tie"``) **[decision]** ("Hand ranking"): full houses with
+      the same three are a tie; ``"pair"`` lets the pair decide.
+    - ``set_ties`` (default ``"kickers"``) **[decision]**: four and three of a kind compare the
+      rank of the set, then the kickers high to low; ``"set_only"`` ignores the kickers.
+    - ``two_pair_ties`` (default ``"pairs_then_kicker"``) **[decision]**: two pair compares the
+      higher pair, the lower pair, then the kicker; ``"pairs_only"`` ignores the kicker,
+      ``"higher_pair_only"`` compares the higher pair alone.
+      (Flushes, straights and straight flushes by the highest card only are rules, not options.)
 
     Raises ``ValueError`` naming the field for any bad value (see :meth:`__post_init__`).
     """
@@ -91,6 +107,9 @@ class Config:
     first_player: int = 0
     empty_draw: str = "skip"
     first_game_defeat_bonuses: bool = True
+    full_house_ties: str = "tie"
+    set_ties: str = "kickers"
+    two_pair_ties: str = "pairs_then_kicker"
 
     def __post_init__(self) -> None:
         """Validate every field; raises ``ValueError`` naming the bad field and the expected
@@ -130,6 +149,11 @@ class Config:
             raise ValueError(f"bad first_player: {fp!r} (expected a seat 0..{n - 1})")
         if self.empty_draw not in EMPTY_DRAWS:
             raise ValueError(f"bad empty_draw: {self.empty_draw!r} (expected one of {EMPTY_DRAWS})")
+        for name, allowed in (("full_house_ties", FULL_HOUSE_TIES), ("set_ties", SET_TIES),
+                              ("two_pair_ties", TWO_PAIR_TIES)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"bad {name}: {getattr(self, name)!r} (expected one of "
+                                 f"{allowed})")
         if not isinstance(self.first_game_defeat_bonuses, (bool, np.bool_)):
             raise ValueError(f"bad first_game_defeat_bonuses: {self.first_game_defeat_bonuses!r} "
                              f"(expected a bool)")
@@ -151,6 +175,11 @@ class Config:
         a[CFG_FIRST_PLAYER] = self.first_player
         a[CFG_EMPTY_DRAW] = EMPTY_DRAWS.index(self.empty_draw)
         a[CFG_FG_BONUS] = int(bool(self.first_game_defeat_bonuses))
+        a[CFG_RANKING] = ((RANK_FH_PAIR if self.full_house_ties == "pair" else 0)
+                          | (RANK_SET_ONLY if self.set_ties == "set_only" else 0)
+                          | (RANK_2P_NO_KICKER if self.two_pair_ties == "pairs_only" else 0)
+                          | (RANK_2P_HIGH_ONLY if self.two_pair_ties == "higher_pair_only"
+                             else 0))
         return a
 
     def to_dict(self) -> dict:

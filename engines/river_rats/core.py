@@ -45,7 +45,9 @@ fields of :class:`engines.river_rats.Config`):
 - ♦ swaps (action and power) cannot take the card just played, a joker or the face-down card.
 - The ♠ power discards one card at a time and refills the market once, when it stops.
 - ♥ power needs a face-down Rat card (which one is turned is chance: the first face-down slot).
-- At advanced, the joker's target is a face-up non-King card or "a face-down card".
+- At advanced, the joker's target is a face-up non-King card or "a face-down card" (the first
+  face-down slot holding a non-King; a face-down King is never removed, since the rule removes
+  "one non-King card").
 - Expert: the joker may be used once per collective hand; the revealed cards join the
   collective hand before the prediction is checked; a bust gives the players 1 debt at once.
 - Players lose as soon as their debt reaches 5 (checked before the win at a resolution).
@@ -102,8 +104,9 @@ OUT                497    pile, cap 54 (left the game: used jokers, a removed Ki
 LAST_COLL          552    pile, cap 64 (display: players' cards at the last resolution)
 LAST_RAT           617    pile, cap 24 (display: the Rat's cards at the last resolution)
 SCR                642    64 scratch cells for the evaluator
+C_RANKING          706    hand-ranking tie-break flags (``CFG_RANKING``, copied from the config)
 =================  =====  ===================================================================
-STATE_SIZE = 706.
+STATE_SIZE = 707.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines.poker import eval_hand
+from engines.poker import RULES_STANDARD, eval_hand
 from engines.river_rats.config import (
     CFG_CHAR0,
     CFG_DIFFICULTY,
@@ -121,8 +124,13 @@ from engines.river_rats.config import (
     CFG_MATCH,
     CFG_N_PLAYERS,
     CFG_RAT_ACTIVE,
+    CFG_RANKING,
     CFG_RAT_WAITING,
     CFG_STAYS,
+    RANK_2P_HIGH_ONLY,
+    RANK_2P_NO_KICKER,
+    RANK_FH_PAIR,
+    RANK_SET_ONLY,
 )
 
 # ---- header ------------------------------------------------------------------------------
@@ -157,7 +165,8 @@ OUT = 497
 LAST_COLL = 552
 LAST_RAT = 617
 SCR = 642
-STATE_SIZE = 706
+C_RANKING = 706
+STATE_SIZE = 707
 
 CARD_PILES = (
     ("deck", DECK, 54), ("discard", DISCARD, 54),
@@ -422,7 +431,7 @@ def players_strength(s):
     for i in range(s[REVEAL]):
         s[SCR + n] = s[REVEAL + 1 + i]
         n += 1
-    return eval_hand(s[SCR:SCR + n], n, 1)
+    return ranked(s, eval_hand(s[SCR:SCR + n], n, RULES_STANDARD))
 
 
 @njit(cache=True)
@@ -431,7 +440,30 @@ def rat_strength(s):
     n = s[RAT]
     for i in range(n):
         s[SCR + i] = s[RAT + 1 + i]
-    return eval_hand(s[SCR:SCR + n], n, 1)
+    return ranked(s, eval_hand(s[SCR:SCR + n], n, RULES_STANDARD))
+
+
+@njit(cache=True)
+def ranked(s, v):
+    """River Rats strength of a hand from its standard strength ``v`` ("Hand ranking"): a flush
+    by its highest card only (a rule) and the tie-break **[decision]** options of the config:
+    with the defaults this equals ``engines.poker``'s ``"river_rats"`` ranking. Clearing the
+    low nibbles of the packed strength (see :mod:`engines.poker`) drops those kickers, and the
+    best hand under the standard order is also best under this coarsening."""
+    cat = v >> 20
+    f = s[C_RANKING]
+    if cat == 5:
+        return v & ~0xFFFF
+    if cat == 6:
+        return v if f & RANK_FH_PAIR else v & ~0xFFFF
+    if cat == 7 or cat == 3:
+        return v & ~0xFFFF if f & RANK_SET_ONLY else v
+    if cat == 2:
+        if f & RANK_2P_HIGH_ONLY:
+            return v & ~0xFFFF
+        if f & RANK_2P_NO_KICKER:
+            return v & ~0xFFF
+    return v
 
 
 # ---- setup ----------------------------------------------------------------------------------
@@ -503,6 +535,7 @@ def init_state(cfg, seed, s):
     s[C_STAYS] = cfg[CFG_STAYS]
     s[C_EMPTY] = cfg[CFG_EMPTY_DRAW]
     s[C_FGB] = cfg[CFG_FG_BONUS]
+    s[C_RANKING] = cfg[CFG_RANKING]
     # Setup 1: characters (Aces), random unless given.
     suits = np.arange(4)
     if cfg[CFG_CHAR0] < 0:
@@ -669,10 +702,11 @@ def _joker_options(s, out, n):
         fd_done = False
         for i in range(s[RAT]):
             c = s[RAT + 1 + i]
+            if c >> 2 == KING:  # "removes one non-King card" (any King, not only the Rats')
+                continue
             if s[RAT_UP + i] == 1:
-                if not is_rat_king(s, c):
-                    out[n] = K_JREMOVE * 64 + i
-                    n += 1
+                out[n] = K_JREMOVE * 64 + i
+                n += 1
             elif not fd_done:
                 out[n] = K_JREMOVE * 64 + i
                 n += 1

@@ -151,4 +151,4 @@ def test_game_seed_is_splitmix_sequence():
     for g in range(3):
         x, out = splitmix(x)
         assert int(game_seed(42, g)) == out
-    assert C.STATE_SIZE == C.SCR + 64
+    assert C.STATE_SIZE == C.C_RANKING + 1 and C.C_RANKING >= C.SCR + 64

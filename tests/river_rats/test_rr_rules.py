@@ -575,6 +575,20 @@ def test_advanced_extra_facedown_and_joker_removes_rat_card():
     assert a[C.COLL] == 0 and st.current_player() == 1
 
 
+def test_advanced_joker_never_removes_a_king():
+    """Difficulty `advanced`: the joker "removes one non-King card from the Rat's hand": a King
+    that is not a Rat (here ♠K, face up) is no target, nor is a face-down King."""
+    st = game(n_players=2, rats=("C", "D"), difficulty="advanced")
+    a = st.array
+    set_rat(a, ids("Qh 3d Th Ks Ts"), ids("Kh 4c 5c 6c 7c"))
+    _earn_joker(a)
+    a[C.PHASE], a[C.DRAWN] = C.PH_DRAW, 0
+    targets = [pile(a, C.RAT)[x & 63] for x in st.legal_actions() if x >> 6 == C.K_JREMOVE]
+    assert ids("Ks")[0] not in targets and ids("Kh")[0] not in targets
+    assert ids("Qh")[0] in targets and ids("4c")[0] in targets  # the first face-down non-King
+    assert not any(c >> 2 == 11 for c in targets)
+
+
 def test_expert_extra_facedown_and_joker_reveals_until_stop_or_bust():
     """Difficulty `expert`: 2 more face-down Rat cards; a joker is used at resolution to reveal
     deck cards into the collective hand until the players stop; a card of the active Rat's
@@ -642,3 +656,47 @@ def test_stuck_player_passes_and_all_passing_ends_game():
     st.apply_action(act(C.K_STUCK))
     st.apply_action(act(C.K_STUCK))
     assert st.is_terminal() and a[C.LOSS_REASON] == C.LOSS_STALL
+
+
+@pytest.mark.parametrize(
+    "option, a, b, default_cmp, option_cmp",
+    [
+        # "Hand ranking" [decision] full house: the three only (tie) vs the pair deciding
+        ({"full_house_ties": "pair"}, "Kh Kc Kd 2h 2c", "Kh Kc Kd Ah Ac", 0, -1),
+        # [decision] four / three of a kind: set then kickers vs the set only
+        ({"set_ties": "set_only"}, "9h 9c 9d 9s 5h", "9h 9c 9d 9s 6h", -1, 0),
+        ({"set_ties": "set_only"}, "9h 9c 9d 3s 5h", "9h 9c 9d 3s 6h", -1, 0),
+        # [decision] two pair: pairs then kicker vs pairs only vs the higher pair only
+        ({"two_pair_ties": "pairs_only"}, "9h 9c 5d 5s 2h", "9h 9c 5d 5s 3h", -1, 0),
+        ({"two_pair_ties": "higher_pair_only"}, "9h 9c 4d 4s 2h", "9h 9c 5d 5s 3h", -1, 0),
+    ],
+)
+def test_hand_ranking_decisions_are_options(option, a, b, default_cmp, option_cmp):
+    """Each "Hand ranking" **[decision]** is a Config option; the default is the rules' text."""
+    from engines import cards
+    from engines.poker import RULES_STANDARD, eval_hand
+
+    def cmp(cfg, x, y):
+        st = new_game(cfg, seed=1)
+        sx = C.ranked(st.array, eval_hand(cards.parse(x), 5, RULES_STANDARD))
+        sy = C.ranked(st.array, eval_hand(cards.parse(y), 5, RULES_STANDARD))
+        return (sx > sy) - (sx < sy)
+
+    assert cmp(Config(), a, b) == default_cmp
+    assert cmp(Config(**option), a, b) == option_cmp
+
+
+def test_default_ranking_equals_the_evaluators_river_rats_rules():
+    """With default options the engine's ranking is engines.poker's "river_rats" rule set."""
+    from engines import cards
+    from engines.poker import evaluate
+
+    hands = cards.random_hands(3000, 7, seed=4)
+    st = new_game(Config(), seed=1)
+    got = [C.ranked(st.array, int(v)) for v in evaluate(hands, "standard")]
+    assert got == evaluate(hands, "river_rats").tolist()
+
+
+def test_bad_ranking_option_names_the_field():
+    with pytest.raises(ValueError, match="bad two_pair_ties"):
+        Config(two_pair_ties="kicker_first")
