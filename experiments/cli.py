@@ -17,6 +17,7 @@ REGISTRARS: tuple[str, ...] = (
     "experiments.pairs_cli",
     "experiments.river_rats_cli",
     "experiments.climbing_cli",
+    "experiments.tournament_cli",
 )
 """Modules whose ``register(sub, play)`` adds subcommands, in help order."""
 

@@ -1,0 +1,69 @@
+"""Plots of a tournament (:class:`experiments.tournament.TournamentResult`): per-agent win rates
+and ratings with their uncertainty, and the pairwise matrix with intervals in each cell."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+__all__ = ["plot_agents", "plot_matrix"]
+
+
+def plot_agents(result):
+    """Two panels: win rate with its 95% interval per agent (bars), and the openskill rating
+    ``mu +- 2 sigma`` (if ratings were computed). Returns the matplotlib Figure."""
+    df = result.agents.sort_values("win_rate")
+    has_rating = "mu" in df.columns
+    fig, axes = plt.subplots(1, 2 if has_rating else 1, figsize=(11 if has_rating else 6,
+                                                                  0.45 * len(df) + 1.6))
+    axes = np.atleast_1d(axes)
+    y = np.arange(len(df))
+    err = np.vstack([df.win_rate - df.win_low, df.win_high - df.win_rate])
+    axes[0].barh(y, df.win_rate, xerr=err, color="#4c72b0", capsize=3)
+    axes[0].set_yticks(y, df.index)
+    ad = result.tournament.adapter
+    axes[0].set_xlabel("team win rate" if ad.cooperative else "win rate (share of wins per game)")
+    if not ad.cooperative:
+        axes[0].axvline(1 / result.tournament.n_players, color="grey", ls=":", lw=1)
+    axes[0].set_title("win rate, 95% interval")
+    if has_rating:
+        axes[1].errorbar(df.mu, y, xerr=2 * df.sigma, fmt="o", color="#dd8452", capsize=3)
+        axes[1].set_yticks(y, [""] * len(df))
+        axes[1].set_xlabel("openskill rating mu (+- 2 sigma)")
+        axes[1].set_title("Plackett-Luce rating")
+    fig.suptitle(f"{ad.title}, {result.tournament.n_players} players, {result.meta['deals']} "
+                 f"deals ({result.meta['games_played']} games)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_matrix(result):
+    """Heatmap: row agent finishes ahead of column agent in this share of their meetings (ties
+    half), with the 95% interval in each cell; a star marks a Holm-significant paired test.
+    Returns the matplotlib Figure."""
+    m = result.matrix("ahead")
+    lo = result.matrix("ahead_low")
+    hi = result.matrix("ahead_high")
+    verdict = result.matrix("verdict")
+    k = len(m)
+    fig, ax = plt.subplots(figsize=(1.3 * k + 2.5, 1.0 * k + 1.8))
+    im = ax.imshow(m.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            if i == j:
+                continue
+            star = "*" if verdict.iat[i, j] in ("better", "worse") else ""
+            ax.text(j, i, f"{m.iat[i, j]:.2f}{star}\n[{lo.iat[i, j]:.2f}, {hi.iat[i, j]:.2f}]",
+                    ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(k), m.columns, rotation=30, ha="right")
+    ax.set_yticks(range(k), m.index)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    ad = result.tournament.adapter
+    what = "deals won where the other team lost (ties half)" if ad.cooperative else \
+        "meetings finished ahead (ties half)"
+    ax.set_title(f"{ad.title}: share of {what}\n* = paired test significant (Holm, 5%)",
+                 fontsize=10)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.tight_layout()
+    return fig

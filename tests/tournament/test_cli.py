@@ -1,0 +1,41 @@
+"""``boardlab tournament`` and ``boardlab tune`` from the command line."""
+
+import json
+
+from experiments.cli import main
+from experiments.tournament_cli import parse_options
+
+
+def test_tournament_command_writes_results(tmp_path, capsys):
+    out = tmp_path / "t"
+    rc = main(["tournament", "rats", "--agents", "greedy,random", "--players", "2",
+               "--games", "12", "--batch-size", "6", "--rating-deals", "4", "--out", str(out),
+               "--quiet", "--option", "ace_high_sequences=true"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "Rats, 2 players: 12 deals" in text and "games/s" in text
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["config"]["ace_high_sequences"] is True and meta["deals"] == 12
+
+
+def test_tournament_command_rejects_bad_input(capsys):
+    assert main(["tournament", "rats", "--agents", "greedy,nobody", "--games", "5",
+                 "--quiet"]) == 2
+    assert "unknown Rats agent 'nobody'" in capsys.readouterr().err
+    assert main(["tournament", "recurring", "--option", "speed", "--quiet"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_tune_command(tmp_path, capsys):
+    rc = main(["tune", "recurring", "heuristic", "--players", "3", "--games", "10",
+               "--random", "2", "--refine", "1", "--params", "pass_bias,is_r",
+               "--validate", "0", "--agents-dir", str(tmp_path), "--name", "t1", "--quiet"])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "saved as agent 't1'" in text
+    assert (tmp_path / "recurring" / "agents" / "t1.json").exists()
+
+
+def test_parse_options():
+    assert parse_options(["difficulty=expert", "rats=[\"D\",\"S\"]", "n=3"]) == {
+        "difficulty": "expert", "rats": ["D", "S"], "n": 3}
