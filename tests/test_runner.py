@@ -162,3 +162,16 @@ def test_dask_scheduler_address_connects_to_a_running_cluster():
         got = run_experiment(coin_flips, CELLS, backend="dask",
                              scheduler=cluster.scheduler_address, **kw)
     assert _plain(ref) == _plain(got)
+
+
+def test_atomic_writes_have_the_usual_permissions(tmp_path):
+    import os
+
+    from experiments.io import atomic_write_text
+
+    atomic_write_text(tmp_path / "a.txt", "hello")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (tmp_path / "a.txt").read_text() == "hello"
+    assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]  # no temporary file left
