@@ -25,7 +25,7 @@ base name is a registry name of the game, a user policy added with :meth:`regist
 (a compiled ``@njit`` function with the game's policy signature, see the README section
 "Compare strategies"), or a saved tuned agent (``results/<game>/agents/<name>.json``, written
 by :mod:`experiments.tournament_tune`). User policies are supported for Rats, ReCURRRing and
-River Rats; Lure's policy protocol takes the deck tables and is not opened to user functions.
+River Rats; Lure's user policies take Lure's own protocol (the deck tables), see LureAdapter.
 """
 
 from __future__ import annotations
@@ -134,10 +134,11 @@ class GameAdapter:
 
     def register_policy(self, name: str, fn, default_params=None, description: str = "") -> None:
         """Add a user policy ``name``: a compiled ``@njit`` function with the game's policy
-        signature ``policy(state, player, legal, n_legal, params, rng) -> action`` (see the
-        game's agents module). ``default_params``: its float vector (default: zeros of the
-        game's parameter length). Raises ``ValueError`` if the name is taken by a shipped agent,
-        ``fn`` is not compiled, or the game does not take user policies (Lure)."""
+        signature (:attr:`user_signature`; ``policy(state, player, legal, n_legal, params,
+        rng) -> action`` except for Lure, see the game's agents module). ``default_params``:
+        its float vector (default: zeros of the game's parameter length). Raises
+        ``ValueError`` if the name is taken by a shipped agent or badly formed, or ``fn`` is
+        not compiled."""
         from numba.core.registry import CPUDispatcher
 
         if not self.accepts_user_policies:
@@ -149,8 +150,8 @@ class GameAdapter:
             raise ValueError(f"policy name {name!r} is a shipped {self.title} agent: choose "
                              f"another name")
         if not isinstance(fn, CPUDispatcher):
-            raise ValueError(f"policy {name!r}: expected an @njit function policy(state, player, "
-                             f"legal, n_legal, params, rng) -> action, got {type(fn).__name__}")
+            raise ValueError(f"policy {name!r}: expected an @njit function "
+                             f"{self.user_signature}, got {type(fn).__name__}")
         p = (np.zeros(len(self.param_names)) if default_params is None
              else np.asarray(default_params, dtype=np.float64).ravel())
         if not np.all(np.isfinite(p)):
@@ -159,6 +160,8 @@ class GameAdapter:
 
     accepts_user_policies = True
     """Whether :meth:`register_policy` is open (class attribute)."""
+    user_signature = "policy(state, player, legal, n_legal, params, rng) -> action"
+    """The signature a user policy of this game must have (class attribute)."""
 
     def base_names(self) -> list[str]:
         """Shipped names followed by the user policies' names."""
@@ -575,11 +578,73 @@ def _river_rats_bounds(A):
 
 
 # ---- Lure ---------------------------------------------------------------------------------------
+def _lure_user_kernel(fns):
+    """Compiled Lure loop (that of :func:`engines.lure.batch.simulate`, same kernels and seeds)
+    where kinds >= USER_KIND call the given user policies, whose signature is Lure's policy
+    protocol without the ``kind``: ``policy(state, cfg, conds, info, table, params, prng,
+    player, work) -> action`` (see :mod:`agents.lure`)."""
+    key = ("lure",) + tuple(id(f) for f in fns)
+    if key in _KERNELS:
+        return _KERNELS[key][1]
+    from agents.lure import policy_action
+    from engines.lure import core as K
+
+    u0, u1, u2, u3 = _padded(fns)
+
+    @njit
+    def kernel(cfg, conds, info, table, kinds, params, base, n_games, wins, scores, bad):
+        np_ = cfg[0]
+        state = np.zeros(K.STATE_LEN, np.int64)
+        work = np.zeros(K.WORK_LEN, np.int64)
+        prng = np.zeros(np_, np.int64)
+        for g in range(n_games):
+            gs = K.game_seed(base, g)
+            K.init_state(state, cfg, conds, info, gs)
+            for p in range(np_):
+                prng[p] = np.int64(K.policy_seed(gs, p))
+            while state[K.H_PHASE] != K.PH_END:
+                p = state[K.H_CUR]
+                kd = kinds[p]
+                if kd < USER_KIND:
+                    a = policy_action(kd, state, cfg, conds, info, table, params[p], prng, p,
+                                      work)
+                elif kd == USER_KIND:
+                    a = u0(state, cfg, conds, info, table, params[p], prng, p, work)
+                elif kd == USER_KIND + 1:
+                    a = u1(state, cfg, conds, info, table, params[p], prng, p, work)
+                elif kd == USER_KIND + 2:
+                    a = u2(state, cfg, conds, info, table, params[p], prng, p, work)
+                else:
+                    a = u3(state, cfg, conds, info, table, params[p], prng, p, work)
+                err = K.apply_action(state, cfg, conds, info, a, work)
+                if err != 0:
+                    bad[0] = g
+                    bad[1] = p
+                    bad[2] = a
+                    return
+            nw = 0
+            for p in range(np_):
+                nw += state[K.PB + p * K.PSTRIDE + K.P_WIN]
+            for p in range(np_):
+                b = K.PB + p * K.PSTRIDE
+                scores[g, p] = state[b + K.P_SCORE]
+                wins[g, p] = state[b + K.P_WIN] / nw
+
+    _KERNELS[key] = (fns, kernel)
+    return kernel
+
+
 class LureAdapter(GameAdapter):
     """Lure (``../shared/rules/lure.md``): 2..5 players, a deal is one game; score = final
-    score, win share with the rules' tie-breaks; seats ranked by win share, then score."""
+    score, win share with the rules' tie-breaks; seats ranked by win share, then score.
 
-    accepts_user_policies = False
+    User policies (:meth:`register_policy`) take Lure's policy protocol without the ``kind``:
+    ``policy(state, cfg, conds, info, table, params, prng, player, work) -> action``
+    (:mod:`agents.lure` documents each argument); an action the rules refuse stops the run
+    with an error naming the policy."""
+
+    user_signature = ("policy(state, cfg, conds, info, table, params, prng, player, work) "
+                      "-> action")
 
     def __init__(self):
         from agents import lure as A
@@ -597,6 +662,8 @@ class LureAdapter(GameAdapter):
 
     def describe(self, base):
         """One line on the agent (from the agents module docstring)."""
+        if base in self.user:
+            return self.user[base].description or "user policy"
         return {"random": "uniformly random legal cast and adjusts",
                 "greedy": "maximizes expected points of the round from the exact odds",
                 "heuristic": "tunable family (8 parameters), default vector",
@@ -605,7 +672,7 @@ class LureAdapter(GameAdapter):
 
     def check_params(self, base, vec):
         """Range checks of :func:`agents.lure.heuristic` (caution, pressure)."""
-        if base != "random":
+        if base in self.shipped and base != "random":
             self._A.heuristic(vec)
 
     def config(self, n_players, options=None):
@@ -626,6 +693,8 @@ class LureAdapter(GameAdapter):
         n = config.n_players
         if len(seats) != n:
             raise ValueError(f"{len(seats)} seats given for {n} players")
+        if any(s.base in self.user for s in seats):
+            return self._play_user(config, seats, n_deals, word)
         specs = []
         for s in seats:
             if s.base == "random":
@@ -637,6 +706,26 @@ class LureAdapter(GameAdapter):
         win = g[[f"win_{p}" for p in range(n)]].to_numpy(dtype=np.float64)
         score = g[[f"score_{p}" for p in range(n)]].to_numpy(dtype=np.float64)
         return Outcome(win, score, win * 1e4 + score)
+
+    def _play_user(self, config, seats, n_deals, word):
+        """The same games as :meth:`play` with user policies in some seats."""
+        from engines.lure import decks as D
+        from engines.lure.batch import base_word
+
+        n = config.n_players
+        kinds_by_name = {"random": self._A.KIND_RANDOM}
+        kinds_by_name.update({k: self._A.KIND_HEURISTIC for k in self.shipped if k != "random"})
+        kinds, params, fns = _user_table(self, seats, kinds_by_name, len(self.param_names))
+        deck = D.default_deck()
+        table = self._A.policy_table(deck, config.adjust_may_be_unused)
+        wins = np.zeros((n_deals, n))
+        scores = np.zeros((n_deals, n), dtype=np.int64)
+        bad = np.full(3, -1, dtype=np.int64)
+        _lure_user_kernel(fns)(config.to_array(), deck.conds, deck.info, table, kinds, params,
+                               np.uint64(base_word(int(word))), int(n_deals), wins, scores, bad)
+        _raise_illegal(bad, seats)
+        score = scores.astype(np.float64)
+        return Outcome(wins, score, wins * 1e4 + score)
 
 
 GAMES: dict[str, type[GameAdapter]] = {"rats": RatsAdapter, "recurring": RecurringAdapter,

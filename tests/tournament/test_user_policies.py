@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 from numba import njit
 
+from agents.lure import KIND_HEURISTIC
+from agents.lure import policy_action as lure_policy_action
 from agents.rats import greedy_policy as rats_greedy
 from agents.recurring import greedy_policy as recurring_greedy
 from engines.recurring.core import BLOCK, HAND, PASS
@@ -94,5 +96,36 @@ def test_registration_errors():
         register_policy("rats", "plain", lambda *a: 0)
     with pytest.raises(ValueError, match="without"):
         register_policy("rats", "bad,name", always_first)
-    with pytest.raises(ValueError, match="does not take user policies"):
-        register_policy("lure", "mine", always_first)
+    with pytest.raises(ValueError, match=r"policy\(state, cfg, conds"):
+        register_policy("lure", "plain", lambda *a: 0)
+
+
+@njit
+def lure_heuristic_copy(state, cfg, conds, info, table, params, prng, player, work):
+    """Lure's protocol without the kind: here the shipped heuristic itself."""
+    return lure_policy_action(KIND_HEURISTIC, state, cfg, conds, info, table, params, prng, player,
+                         work)
+
+
+@njit
+def lure_cheater(state, cfg, conds, info, table, params, prng, player, work):
+    return -7
+
+
+def test_lure_user_policy_plays_the_same_games_as_the_engine_loop():
+    """Lure user policies take Lure's protocol; the shipped heuristic registered as a user
+    policy (with the heuristic's parameters) plays exactly the games of the engine's loop."""
+    from agents.lure import REGISTRY
+
+    register_policy("lure", "heuristic_copy", lure_heuristic_copy,
+                    default_params=REGISTRY["heuristic"].params_array())
+    ad = get_adapter("lure")
+    cfg = ad.config(3)
+    ref = [ad.resolve(x) for x in _refs(["heuristic", "greedy", "random"])]
+    mine = [ad.resolve(x) for x in _refs(["heuristic_copy", "greedy", "random"])]
+    a = ad.play(cfg, ref, 10, 99)
+    b = ad.play(cfg, mine, 10, 99)
+    assert np.array_equal(a.win, b.win) and np.array_equal(a.score, b.score)
+    register_policy("lure", "lure_cheater", lure_cheater)
+    with pytest.raises(ValueError, match="'lure_cheater' .* illegal action -7"):
+        run_tournament("lure", "lure_cheater,random", 2, 4, rating_deals=0, save=False)
