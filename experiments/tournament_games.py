@@ -265,22 +265,36 @@ def _padded(fns):
     return tuple(fns + [fns[0]] * (MAX_USER - len(fns)))
 
 
-# ---- Rats -------------------------------------------------------------------------------------
-def _rats_user_kernel(fns):
-    """Compiled Rats loop (the loop of :func:`engines.rats.batch.play_games`, same kernels and
-    seeds) where kinds >= USER_KIND call the given user policies. Compiled once per set of
-    functions per process (closures are not cached on disk)."""
-    key = ("rats",) + tuple(id(f) for f in fns)
+# ---- Rats and ReCURRRing -----------------------------------------------------------------------
+def _climbing_user_kernel(game: str, fns):
+    """Compiled loop of a climbing game, the loop of ``engines.<game>.batch.play_games`` (same
+    kernels, seeds and seat streams) where kinds >= USER_KIND call the given user policies.
+
+    ``game``: ``"rats"`` or ``"recurring"``. The kernel
+    ``kernel(cfg, seeds, kinds, params, out, shares, bad)`` plays one game per seed and fills
+    ``out`` (int64, ``(n_games, n_players)``: Rats the final place of each seat, ReCURRRing its
+    points) and ``shares`` (float64, same shape: ``core.returns``, each seat's win share); on
+    an illegal action it stores (game, seat, action) in ``bad`` and stops.
+    Compiled once per set of functions per process (closures are not cached on disk)."""
+    key = (game,) + tuple(id(f) for f in fns)
     if key in _KERNELS:
         return _KERNELS[key][1]
-    from agents.rats import act
-    from engines.rats import core as C
     from engines.splitmix import seat_streams
 
+    if game == "rats":
+        from agents.rats import act
+        from engines.rats import core as C
+
+        result_base = C.PLACE
+    else:
+        from agents.recurring import act
+        from engines.recurring import core as C
+
+        result_base = C.POINTS
     u0, u1, u2, u3 = _padded(fns)
 
     @njit
-    def kernel(cfg, seeds, kinds, params, wins, places, bad):
+    def kernel(cfg, seeds, kinds, params, out, shares, bad):
         n = cfg[0]
         legal = np.empty(C.MAX_LEGAL, dtype=np.int64)
         for g in range(seeds.shape[0]):
@@ -314,8 +328,8 @@ def _rats_user_kernel(fns):
                 C.apply_action(st, a)
             rr = C.returns(st)
             for p in range(n):
-                wins[g, p] = rr[p]
-                places[g, p] = st[C.PLACE + p]
+                out[g, p] = st[result_base + p]
+                shares[g, p] = rr[p]
 
     _KERNELS[key] = (fns, kernel)
     return kernel
@@ -373,7 +387,8 @@ class RatsAdapter(GameAdapter):
                        np.zeros((n_deals, 4), np.int64))
         else:
             bad = np.full(3, -1, dtype=np.int64)
-            _rats_user_kernel(fns)(config.to_array(), seeds, kinds, params, wins, places, bad)
+            _climbing_user_kernel("rats", fns)(config.to_array(), seeds, kinds, params, places,
+                                               wins, bad)
             _raise_illegal(bad, seats)
         return Outcome(wins, wins.copy(), -places.astype(np.float64))
 
@@ -385,58 +400,6 @@ def _raise_illegal(bad, seats):
 
 
 # ---- ReCURRRing ---------------------------------------------------------------------------------
-def _recurring_user_kernel(fns):
-    """Compiled ReCURRRing loop (that of :func:`engines.recurring.batch.play_games`, same kernels
-    and seeds) where kinds >= USER_KIND call the given user policies."""
-    key = ("recurring",) + tuple(id(f) for f in fns)
-    if key in _KERNELS:
-        return _KERNELS[key][1]
-    from agents.recurring import act
-    from engines.recurring import core as C
-    from engines.splitmix import seat_streams
-
-    u0, u1, u2, u3 = _padded(fns)
-
-    @njit
-    def kernel(cfg, seeds, kinds, params, points, bad):
-        n = cfg[0]
-        legal = np.empty(C.MAX_LEGAL, dtype=np.int64)
-        for g in range(seeds.shape[0]):
-            st = C.init_state(cfg, seeds[g])
-            rngs = seat_streams(seeds[g], n)
-            while st[C.PHASE] != C.PHASE_OVER:
-                p = st[C.CUR]
-                k = C.legal_actions(st, legal)
-                kd = kinds[p]
-                r = rngs[p:p + 1]
-                if kd < USER_KIND:
-                    a = act(kd, st, p, legal, k, params[p], r)
-                elif kd == USER_KIND:
-                    a = u0(st, p, legal, k, params[p], r)
-                elif kd == USER_KIND + 1:
-                    a = u1(st, p, legal, k, params[p], r)
-                elif kd == USER_KIND + 2:
-                    a = u2(st, p, legal, k, params[p], r)
-                else:
-                    a = u3(st, p, legal, k, params[p], r)
-                ok = False
-                for i in range(k):
-                    if legal[i] == a:
-                        ok = True
-                        break
-                if not ok:
-                    bad[0] = g
-                    bad[1] = p
-                    bad[2] = a
-                    return
-                C.apply_action(st, a)
-            for p in range(n):
-                points[g, p] = st[C.POINTS + p]
-
-    _KERNELS[key] = (fns, kernel)
-    return kernel
-
-
 class RecurringAdapter(GameAdapter):
     """ReCURRRing (``../shared/rules/recurring.md``): 3..5 players, a deal is one match of
     ``games_per_match`` games (rules "Scoring"); score = match points, win = match win share
@@ -493,7 +456,8 @@ class RecurringAdapter(GameAdapter):
                        np.zeros((n_deals * g, n), np.int64), np.zeros((n_deals * g, 3), np.int64))
         else:
             bad = np.full(3, -1, dtype=np.int64)
-            _recurring_user_kernel(fns)(config.to_array(), seeds, kinds, params, points, bad)
+            _climbing_user_kernel("recurring", fns)(config.to_array(), seeds, kinds, params,
+                                                    points, np.zeros(points.shape), bad)
             if bad[0] >= 0:
                 bad[0] //= g
             _raise_illegal(bad, seats)
