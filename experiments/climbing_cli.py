@@ -21,7 +21,7 @@ _EXAMPLES = {"rats": "'lead set 7s 7h', 'lead run 5s 6s X1', 'play 7h'",
 def _help(game_name: str) -> str:
     """The prompt help of one game: action examples and the commands."""
     return (f"type an action (e.g. {_EXAMPLES[game_name]}), or its number from '?' (lists the "
-            f"legal actions), 'hint' for the greedy agent's choice, 'quit'")
+            f"legal actions), 'hint' for the greedy agent's choice, 'q' to quit")
 
 
 def register(sub, play) -> None:
@@ -56,8 +56,11 @@ def register(sub, play) -> None:
 def _human_turn(game, seat, hint_agent, rng, out, ask, game_name="rats"):
     """Ask the person for an action until one is legal; returns the action or None (quit)."""
     while True:
-        text = ask(f"seat {seat}> ").strip()
-        if text in ("quit", "exit"):
+        try:
+            text = ask(f"seat {seat}> ").strip()
+        except EOFError:  # end of input: leave like 'quit'
+            return None
+        if text in ("q", "quit", "exit"):
             return None
         legal = game.legal_actions()
         if text in ("?", "help", ""):

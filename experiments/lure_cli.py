@@ -53,6 +53,8 @@ def register(sub, play) -> None:
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--jobs", type=int, default=1, help="joblib workers")
     b.add_argument("--out", help="output folder (default results/lure/<base|deep_waters>)")
+    b.add_argument("--force", action="store_true",
+                   help="overwrite a report made with other settings (otherwise an error)")
     b.set_defaults(func=_balance)
 
     o = lsub.add_parser("odds", help="exact catch probabilities of every card")
@@ -96,10 +98,32 @@ def _deck(path):
     return load_deck(path) if path else None
 
 
+def _check_balance_out(args: argparse.Namespace, players) -> None:
+    """Refuse to overwrite a report made with other settings (games, players, agents, seed,
+    Deep Waters) unless ``--force``: the default folders hold the committed reports."""
+    import json
+    from pathlib import Path
+
+    out = Path(args.out) if args.out else (Path("results/lure")
+                                           / ("deep_waters" if args.deep_waters else "base"))
+    meta_path = out / "metadata.json"
+    if args.force or not meta_path.exists():
+        return
+    meta = json.loads(meta_path.read_text())
+    mine = {"deep_waters": bool(args.deep_waters), "players": list(players),
+            "agents": list(args.agents), "n_games_per_player_count": args.games,
+            "seed": args.seed}
+    theirs = {k: meta.get(k) for k in mine}
+    if theirs != mine:
+        raise ValueError(f"{out} holds a report made with other settings ({theirs}): choose "
+                         f"another --out, or --force to overwrite it")
+
+
 def _balance(args: argparse.Namespace) -> int:
     from experiments.lure_balance import run_balance
 
     players = parse_players(args.players)
+    _check_balance_out(args, players)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     out = run_balance(_deck(args.cards), players, args.deep_waters, args.agents, args.games,
                       args.seed, args.out, args.jobs, command=cmd or "boardlab lure balance",

@@ -84,6 +84,9 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
                    help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
                         "_<players>p_seed<seed>); re-running with the same folder resumes")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an output folder that holds partial results of another "
+                        "experiment (otherwise an error)")
 
 
 def register(sub, play) -> None:  # play: part of the registrar protocol, unused here
@@ -132,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     pairs, result = run_pairs(spec, n_jobs=args.jobs, backend=args.backend,
                               scheduler=args.scheduler, out_dir=out, ci_width=args.ci_width,
                               max_games=args.max_games, batch_size=args.batch_size,
-                              group_batches=args.round_batches, progress=not args.quiet)
+                              group_batches=args.round_batches, progress=not args.quiet,
+                              overwrite=args.force)
     wall = time.perf_counter() - t0
     paths = write_outputs(out, pairs, result, spec,
                           extra_meta={"command": "boardlab " + " ".join(sys.argv[1:]),
@@ -143,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         rate = result.games_played / result.wall_time if result.wall_time else float("nan")
         print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
               f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
-              f"{args.jobs} job(s), backend {args.backend}); resumed {result.resumed_batches}"
+              f"{result.meta['n_jobs']} job(s), backend {args.backend}); resumed "
+              f"{result.resumed_batches}"
               f" batches")
         print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
     return 0

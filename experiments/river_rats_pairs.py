@@ -109,8 +109,8 @@ def play_pair_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> d
 def run_pairs(spec: PairsSpec, *, n_jobs: int = 1, backend: str = "loky",
               scheduler: str | None = None, out_dir: str | Path | None = None,
               ci_width: float | None = None, max_games: int | None = None,
-              batch_size: int = 5_000, group_batches: int = 16,
-              progress: bool = True) -> tuple[pd.DataFrame, RunResult]:
+              batch_size: int = 5_000, group_batches: int = 16, progress: bool = True,
+              overwrite: bool = False) -> tuple[pd.DataFrame, RunResult]:
     """Run the experiment; returns (:func:`pair_table` of the result, the raw
     :class:`experiments.runner.RunResult`). ``out_dir`` holds the partial results (resume)
     and, via :func:`write_outputs`, the final files. Options as in
@@ -121,7 +121,7 @@ def run_pairs(spec: PairsSpec, *, n_jobs: int = 1, backend: str = "loky",
         play_pair_batch, cells, seed=spec.seed, games_per_cell=spec.games,
         batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
         out_dir=partial, ci_width=ci_width, max_games=max_games, success_key="wins",
-        group_batches=group_batches, progress=progress)
+        group_batches=group_batches, progress=progress, overwrite=overwrite)
     return pair_table(result), result
 
 
@@ -151,15 +151,24 @@ def pair_table(result: RunResult) -> pd.DataFrame:
 
 
 def unordered_table(pairs: pd.DataFrame) -> pd.DataFrame:
-    """The 6 unordered pairs per player count: both orders pooled (games and wins added),
-    with the win rate and its 95% Wilson interval."""
-    key = pairs["pair"].map(lambda p: "".join(sorted(p, key=SUITS.index)))
-    g = (pairs.assign(unordered=key)
-         .groupby(["players", "unordered"], sort=True)[["games", "wins"]].sum().reset_index())
-    lo, hi = wilson_interval(g["wins"].to_numpy(), g["games"].to_numpy())
-    g["win_rate"] = g["wins"] / g["games"]
-    g["ci_low"], g["ci_high"] = lo, hi
-    return g
+    """The 6 unordered pairs per player count: ``win_rate`` is the mean of the two orders'
+    win rates (equal weights, so it does not depend on how many games each order needed
+    under ``--ci-width``), with a 95% interval combining the two orders' Wilson intervals by
+    the MOVER method (Zou & Donner 2008, "Construction of confidence limits about effect
+    measures"); ``games`` and ``wins`` are the two orders' totals."""
+    df = pairs.assign(unordered=pairs["pair"].map(lambda p: "".join(sorted(p, key=SUITS.index))))
+    rows = []
+    for (n, u), g in df.groupby(["players", "unordered"], sort=True):
+        rates = g["win_rate"].to_numpy()
+        lo = g["ci_low"].to_numpy()
+        hi = g["ci_high"].to_numpy()
+        k = len(rates)
+        rate = rates.mean()
+        rows.append({"players": n, "unordered": u, "games": int(g["games"].sum()),
+                     "wins": int(g["wins"].sum()), "win_rate": rate,
+                     "ci_low": rate - np.sqrt(((rates - lo) ** 2).sum()) / k,
+                     "ci_high": rate + np.sqrt(((hi - rates) ** 2).sum()) / k})
+    return pd.DataFrame(rows)
 
 
 def format_table(pairs: pd.DataFrame) -> str:

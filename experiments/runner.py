@@ -180,6 +180,7 @@ def run_experiment(
     group_batches: int = 16,
     progress: bool = True,
     fingerprint_extra: Any = None,
+    overwrite: bool = False,
 ) -> RunResult:
     """Play every cell's games in seeded batches, in parallel, and return the summed stats.
 
@@ -202,18 +203,26 @@ def run_experiment(
                    group_batches, success_key, cells)
     if max_games is None:
         max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
-    fp = _fingerprint(cells, seed, batch_size, play_fn,
-                      [games_per_cell, ci_width, max_games, group_batches, success_key,
-                       code_version(), fingerprint_extra])
+    settings_fp = _fingerprint(cells, seed, batch_size, play_fn,
+                               [games_per_cell, ci_width, max_games, group_batches, success_key,
+                                fingerprint_extra])
+    fp = f"{settings_fp}:{code_version()}"
     state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
     state = None
     if state_path is not None and state_path.exists():
         state = _State.load(state_path, len(cells), fp)
+        old = str(read_json(state_path).get("fingerprint") or "")
+        if state is None and old.split(":")[0] != settings_fp and not overwrite:
+            raise ValueError(
+                f"{out_dir} holds partial results of a different experiment (other cells, "
+                f"seed, games or options): choose another output folder, or overwrite it "
+                f"(--force / overwrite=True)")
     if state is None:
         state = _State(len(cells), fp)
     resumed = sum(len(d) for d in state.done)
     meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
-            "backend": backend, "n_jobs": n_jobs, "machine": machine_info()}
+            "backend": backend, "n_jobs": joblib.cpu_count() if n_jobs == -1 else n_jobs,
+            "machine": machine_info()}
 
     base = _batch_sizes(games_per_cell, batch_size)
 

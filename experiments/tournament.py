@@ -534,8 +534,12 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
                    seed: int = 0, options: dict | None = None, n_jobs: int = 1,
                    backend: str = "loky", scheduler: str | None = None, batch_size: int = 100,
                    rating_deals: int = 300, out_dir=None, save: bool = True,
-                   progress: bool = False, agents_root=None) -> TournamentResult:
+                   progress: bool = False, agents_root=None,
+                   overwrite: bool = False) -> TournamentResult:
     """Run a duplicate-format round robin and return (and by default save) its results.
+
+    An output folder that holds another tournament (other agents, deals, seed or options) is
+    not overwritten unless ``overwrite=True`` (``ValueError`` naming the folder).
 
     Args:
         game: ``rats``, ``recurring``, ``river_rats`` (or ``river-rats``), ``lure``.
@@ -580,7 +584,7 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     res = run_experiment(player, [tour.cell()], seed=seed, games_per_cell=int(n_deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,
                          scheduler=scheduler, out_dir=out_dir if save else None,
-                         progress=progress, fingerprint_extra=extra)
+                         progress=progress, fingerprint_extra=extra, overwrite=overwrite)
     wall = time.perf_counter() - t0
     sums = res.totals[0]
     t1 = time.perf_counter()

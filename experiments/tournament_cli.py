@@ -64,6 +64,8 @@ def register(sub, play) -> None:
                    help="deals; each is played at every table in every rotation (default 1000)")
     p.add_argument("--rating-deals", type=int, default=300,
                    help="deals whose games feed the openskill ratings (default 300)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an output folder that holds another tournament")
     p.add_argument("--out", default=None,
                    help="output folder (default results/GAME/tournaments/<N>p_<agents>)")
     p.set_defaults(func=_tournament)
@@ -83,6 +85,8 @@ def register(sub, play) -> None:
     t.add_argument("--params", default=None,
                    help="comma-separated parameter names to tune (default all)")
     t.add_argument("--name", default=None, help="name of the saved agent (default AGENT_tuned)")
+    t.add_argument("--force", action="store_true",
+                   help="overwrite a saved agent of the same name (otherwise an error)")
     t.add_argument("--validate", type=int, default=2000,
                    help="deals of the check tournament on fresh deals (0: skip; default 2000)")
     t.set_defaults(func=_tune)
@@ -98,7 +102,8 @@ def _tournament(args) -> int:
                          options=parse_options(args.option), n_jobs=args.jobs,
                          backend=args.backend, scheduler=args.scheduler,
                          batch_size=args.batch_size, rating_deals=args.rating_deals,
-                         out_dir=args.out, progress=not args.quiet, agents_root=args.agents_dir)
+                         out_dir=args.out, progress=not args.quiet, agents_root=args.agents_dir,
+                         overwrite=args.force)
     print(res.summary())
     m = res.meta
     print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
@@ -114,6 +119,11 @@ def _tune(args) -> int:
 
     ad = get_adapter(args.game)
     params = [p for p in args.params.split(",") if p] if args.params else None
+    from experiments.tournament_games import agents_dir
+
+    target = agents_dir(ad.name, args.agents_dir) / f"{args.name or args.agent + '_tuned'}.json"
+    if target.exists() and not args.force:
+        raise ValueError(f"{target} exists: choose another --name, or --force to overwrite it")
     r = tune(ad.name, args.agent, field_agents=args.field, n_players=args.players,
              n_deals=args.games, n_random=args.random, refine_rounds=args.refine,
              tune_params=params, name=args.name, seed=args.seed,

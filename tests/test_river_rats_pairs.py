@@ -65,12 +65,24 @@ def test_same_table_for_one_and_two_workers(tmp_path):
     assert ((one["ci_low"] <= one["win_rate"]) & (one["win_rate"] <= one["ci_high"])).all()
 
 
-def test_unordered_table_pools_both_orders():
-    rows = [{"players": 2, "pair": p, "games": 100, "wins": i} for i, p in enumerate(PAIRS)]
-    u = unordered_table(pd.DataFrame(rows))
-    assert len(u) == 6 and (u["games"] == 200).all()
+def test_unordered_table_weights_both_orders_equally():
+    from experiments.stats import wilson_interval
+
+    rows = [{"players": 2, "pair": p, "games": 100 * (1 + i % 2), "wins": 10 + i}
+            for i, p in enumerate(PAIRS)]
+    df = pd.DataFrame(rows)
+    df["win_rate"] = df["wins"] / df["games"]
+    df["ci_low"], df["ci_high"] = wilson_interval(df["wins"], df["games"])
+    u = unordered_table(df)
+    assert len(u) == 6
     cd = u.set_index("unordered").loc["CD"]
-    assert cd["wins"] == PAIRS.index("CD") + PAIRS.index("DC")
+    rates = df.set_index("pair")["win_rate"]
+    assert np.isclose(cd["win_rate"], (rates["CD"] + rates["DC"]) / 2)
+    assert cd["games"] == df.set_index("pair").loc[["CD", "DC"], "games"].sum()
+    assert cd["ci_low"] < cd["win_rate"] < cd["ci_high"]
+    # narrower than either order's own interval, wider than zero
+    width = df.set_index("pair").eval("ci_high - ci_low")
+    assert 0 < cd["ci_high"] - cd["ci_low"] < min(width["CD"], width["DC"])
 
 
 def test_players_option_accepts_ranges_and_lists():

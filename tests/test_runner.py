@@ -67,11 +67,14 @@ def test_interrupted_run_resumes_to_the_uninterrupted_totals(tmp_path):
     assert again.games_played == 0 and _plain(again) == _plain(fresh)
 
 
-def test_state_of_another_experiment_is_not_reused(tmp_path):
+def test_state_of_another_experiment_is_not_overwritten_without_consent(tmp_path):
     run_experiment(coin_flips, CELLS, seed=1, games_per_cell=4_000, batch_size=1_000,
                    out_dir=tmp_path, progress=False)
+    with pytest.raises(ValueError, match="different experiment"):
+        run_experiment(coin_flips, CELLS, seed=2, games_per_cell=4_000, batch_size=1_000,
+                       out_dir=tmp_path, progress=False)
     other = run_experiment(coin_flips, CELLS, seed=2, games_per_cell=4_000, batch_size=1_000,
-                           out_dir=tmp_path, progress=False)
+                           out_dir=tmp_path, progress=False, overwrite=True)
     assert other.resumed_batches == 0 and other.games_played == 12_000
 
 
