@@ -370,7 +370,8 @@ class TournamentResult:
     ``opponent``): ``meetings``, ``ahead`` (share of meetings finished ahead, ties half),
     ``ahead_low``/``ahead_high``, ``win_diff`` (mean per-game win-share difference, agent minus
     opponent, over the whole tournament), ``score_diff``, ``t``, ``p_t``, ``p_sign``,
-    ``p_holm`` (Holm over the unordered pairs, on ``p_t``), ``verdict``. ``seats``: per seat,
+    ``p_holm`` (Holm over the unordered pairs, on ``p_t``; for a cooperative game on
+    ``p_sign``, McNemar's exact test), ``verdict``. ``seats``: per seat,
     the deals played in it (over all line-ups and rotations) and its win rate. ``meta``:
     metadata (JSON-ready). ``sums``: the raw integer totals.
     """
@@ -488,8 +489,11 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
                       sums["ds_pos"], sums["ds_neg"])
     iu = np.triu_indices(k, 1)
     p_holm = np.full((k, k), np.nan)
+    # the verdict's test: the paired t-test on win shares; for a cooperative game's 0/1 team
+    # wins, McNemar's exact test (the sign test on the discordant deals)
+    p_verdict = tw["p_sign"] if ad.cooperative else tw["p_t"]
     if len(iu[0]):
-        adj = holm(tw["p_t"][iu])
+        adj = holm(p_verdict[iu])
         p_holm[iu] = adj
         p_holm[(iu[1], iu[0])] = adj
     rows = []
