@@ -17,9 +17,13 @@ def register(sub, play) -> None:
 def _run(args: argparse.Namespace) -> int:
     from engines import cards, poker
 
-    for text in args.hands:
+    for i, text in enumerate(args.hands, 1):
         ids = cards.parse(text)
-        strength = int(poker.evaluate(ids[None, :], rules=args.rules)[0])
+        try:
+            strength = int(poker.evaluate(ids[None, :], rules=args.rules)[0])
+        except ValueError as exc:  # name the argument, not the batch row
+            reason = str(exc).split(": ", 1)[-1]
+            raise ValueError(f"hand {i} ({text!r}): {reason}") from None
         cat = poker.CATEGORY_NAMES[int(poker.hand_category(strength))]
         five = cards.format(poker.best_five(ids, rules=args.rules))
         print(f"{text}: {cat} ({five}), strength {strength}")

@@ -17,6 +17,11 @@ def test_poker_command_reports_bad_cards(capsys):
     assert "bad card 'Zz'" in capsys.readouterr().err
 
 
+def test_poker_command_names_the_bad_hand(capsys):
+    assert main(["poker", "Ah Kh Qh Jh Th", "7h 7d"]) == 2
+    assert "hand 2 ('7h 7d'): 2 real cards" in capsys.readouterr().err
+
+
 def test_benchmark_script_runs_on_tiny_sizes(capsys, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["poker_eval.py", "--hands", "2000", "--peer-hands", "200",
                                       "--repeat", "1"])
