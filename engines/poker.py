@@ -118,40 +118,35 @@ def _eval_masks(smask, n_jokers):
         v = nonflush_value(l1, l2, l3, l4)
         return v if v > best else best
     for r1 in range(13):
-        b1 = 1 << r1
-        if l4 & b1:
+        if l4 >> r1 & 1:
             continue
-        a1, a2, a3, a4 = l1, l2, l3, l4
-        if not a1 & b1:
-            a1 |= b1
-        elif not a2 & b1:
-            a2 |= b1
-        elif not a3 & b1:
-            a3 |= b1
-        else:
-            a4 |= b1
+        a1, a2, a3, a4 = _add_rank(l1, l2, l3, l4, 1 << r1)
         if n_jokers == 1:
             v = nonflush_value(a1, a2, a3, a4)
             if v > best:
                 best = v
             continue
         for r2 in range(r1, 13):
-            b2 = 1 << r2
-            if a4 & b2:
+            if a4 >> r2 & 1:
                 continue
-            e1, e2, e3, e4 = a1, a2, a3, a4
-            if not e1 & b2:
-                e1 |= b2
-            elif not e2 & b2:
-                e2 |= b2
-            elif not e3 & b2:
-                e3 |= b2
-            else:
-                e4 |= b2
+            e1, e2, e3, e4 = _add_rank(a1, a2, a3, a4, 1 << r2)
             v = nonflush_value(e1, e2, e3, e4)
             if v > best:
                 best = v
     return best
+
+
+@njit(cache=True)
+def _add_rank(l1, l2, l3, l4, b):
+    """Level masks (ranks held >= 1, 2, 3, 4 times) after one more card of the rank whose bit
+    is ``b`` (a joker standing in for it); the caller ensures the rank is held < 4 times."""
+    if not l1 & b:
+        return l1 | b, l2, l3, l4
+    if not l2 & b:
+        return l1, l2 | b, l3, l4
+    if not l3 & b:
+        return l1, l2, l3 | b, l4
+    return l1, l2, l3, l4 | b
 
 
 @njit(cache=True)
