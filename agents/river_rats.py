@@ -556,34 +556,33 @@ def _argmax(vals, n, legal, rng, random_ties):
 
 
 @njit(cache=True)
-def greedy_policy(s, player, legal, n_legal, params, rng):
-    """One-step look-ahead: the action whose effect on the collective hand (as the acting
-    player sees it) scores best under :func:`score`; ties at random."""
+def _plan_policy(s, player, legal, n_legal, params, rng, peek, one_step):
+    """The action scoring best under :func:`_values` (``peek``: seeing every hidden card;
+    ``one_step``: the greedy one-step score instead of the plan heuristic); ties at random."""
     if n_legal == 1:
         return legal[0]
     vals = np.empty(n_legal, dtype=np.float64)
-    _values(s, player, legal, n_legal, params, False, True, vals)
-    return _argmax(vals, n_legal, legal, rng, True)
+    _values(s, player, legal, n_legal, params, peek, one_step, vals)
+    return _argmax(vals, n_legal, legal, rng, one_step)
+
+
+@njit(cache=True)
+def greedy_policy(s, player, legal, n_legal, params, rng):
+    """One-step look-ahead: the action whose effect on the collective hand (as the acting
+    player sees it) scores best under :func:`score`; ties at random."""
+    return _plan_policy(s, player, legal, n_legal, params, rng, False, True)
 
 
 @njit(cache=True)
 def heuristic_policy(s, player, legal, n_legal, params, rng):
     """The human-style plan heuristic (module docstring), own view only."""
-    if n_legal == 1:
-        return legal[0]
-    vals = np.empty(n_legal, dtype=np.float64)
-    _values(s, player, legal, n_legal, params, False, False, vals)
-    return _argmax(vals, n_legal, legal, rng, False)
+    return _plan_policy(s, player, legal, n_legal, params, rng, False, False)
 
 
 @njit(cache=True)
 def peek_policy(s, player, legal, n_legal, params, rng):
     """The heuristic seeing every hidden card: an analysis upper bound, not legal play."""
-    if n_legal == 1:
-        return legal[0]
-    vals = np.empty(n_legal, dtype=np.float64)
-    _values(s, player, legal, n_legal, params, True, False, vals)
-    return _argmax(vals, n_legal, legal, rng, False)
+    return _plan_policy(s, player, legal, n_legal, params, rng, True, False)
 
 
 @njit(cache=True)
