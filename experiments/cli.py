@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 REGISTRARS: tuple[str, ...] = (
@@ -20,6 +21,28 @@ REGISTRARS: tuple[str, ...] = (
     "experiments.tournament_cli",
 )
 """Modules whose ``register(sub, play)`` adds subcommands, in help order."""
+
+
+def parse_player_counts(values: str | list[str], lo: int, hi: int, game: str) -> list[int]:
+    """``--players`` text (``"4"``, ``"1..4"``, ``"2-5"``, ``"2,4"``, ``"1-2,4"``, or a list of
+    such texts) -> sorted distinct player counts, each in ``lo..hi``.
+
+    Raises ``ValueError`` naming the unreadable part or the count outside ``lo..hi`` (``game``
+    names the game in that message)."""
+    out: list[int] = []
+    for v in [values] if isinstance(values, str) else values:
+        for part in v.split(","):
+            m = re.fullmatch(r"\s*(\d)\s*(?:(?:\.\.|-)\s*(\d)\s*)?", part)
+            if not m:
+                raise ValueError(f"bad --players {part!r}: expected counts such as {hi}, "
+                                 f"{lo}..{hi}, {lo},{hi}")
+            out.extend(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    for n in out:
+        if not lo <= n <= hi:
+            raise ValueError(f"bad --players {n}: {game} has {lo} to {hi} players")
+    if not out:
+        raise ValueError("--players is empty")
+    return sorted(set(out))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,29 +12,21 @@
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import sys
 from pathlib import Path
 
+from experiments.cli import parse_player_counts
+
 
 def parse_players(text: str) -> list[int]:
-    """``"2..5"``, ``"2-5"``, ``"2,4"`` or ``"3"`` -> sorted player counts in 2..5.
+    """``"2..5"``, ``"2-5"``, ``"2,4"`` or ``"3"`` -> sorted player counts in 2..5
+    (:func:`experiments.cli.parse_player_counts`).
 
     Raises:
         ValueError: unreadable text or a count outside 2..5.
     """
-    t = text.strip()
-    m = re.fullmatch(r"(\d)\s*(?:\.\.|-)\s*(\d)", t)
-    if m:
-        vals = list(range(int(m.group(1)), int(m.group(2)) + 1))
-    elif re.fullmatch(r"\d(\s*,\s*\d)*", t):
-        vals = [int(v) for v in t.split(",")]
-    else:
-        raise ValueError(f"--players {text!r}; expected e.g. 2..5, 2-5, 2,4 or 3")
-    if not vals or any(not 2 <= v <= 5 for v in vals):
-        raise ValueError(f"--players {text!r}: player counts must lie in 2..5")
-    return sorted(set(vals))
+    return parse_player_counts(text, 2, 5, "Lure")
 
 
 def register(sub, play) -> None:

@@ -4,30 +4,19 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
 
+from experiments.cli import parse_player_counts
 from experiments.runner import BACKENDS
 
 DEFAULT_OUT = Path("results") / "river_rats"
 
 
 def _players(values: list[str]) -> list[int]:
-    out: list[int] = []
-    for v in values:
-        for part in v.split(","):
-            m = re.fullmatch(r"\s*(\d)\s*(?:(?:\.\.|-)\s*(\d)\s*)?", part)
-            if not m:
-                raise ValueError(f"bad --players {part!r}: expected counts such as 4, 1..4, 2,3")
-            lo = int(m.group(1))
-            hi = int(m.group(2) or lo)
-            out.extend(range(lo, hi + 1))
-    for n in out:
-        if not 1 <= n <= 4:
-            raise ValueError(f"bad --players {n}: River Rats has 1 to 4 players")
-    return sorted(set(out))
+    """River Rats player counts from ``--players`` (1..4; see :func:`parse_player_counts`)."""
+    return parse_player_counts(values, 1, 4, "River Rats")
 
 
 def _bool(v: str) -> bool:
