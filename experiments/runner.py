@@ -127,8 +127,9 @@ class _State:
         })
 
     @classmethod
-    def load(cls, path: Path, n_cells: int, fingerprint: str) -> _State | None:
-        data = read_json(path)
+    def from_saved(cls, data: dict, n_cells: int, fingerprint: str) -> _State | None:
+        """The state saved as ``data`` (a parsed ``state.json``) if it was made by this
+        experiment and code version, else ``None``."""
         if data.get("version") != STATE_VERSION or data.get("fingerprint") != fingerprint:
             return None
         st = cls(n_cells, fingerprint)
@@ -210,8 +211,9 @@ def run_experiment(
     state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
     state = None
     if state_path is not None and state_path.exists():
-        state = _State.load(state_path, len(cells), fp)
-        old = str(read_json(state_path).get("fingerprint") or "")
+        saved = read_json(state_path)
+        state = _State.from_saved(saved, len(cells), fp)
+        old = str(saved.get("fingerprint") or "")
         if state is None and old.split(":")[0] != settings_fp and not overwrite:
             raise ValueError(
                 f"{out_dir} holds partial results of a different experiment (other cells, "
