@@ -1,226 +1,162 @@
-"""Lure agents: compiled policies, the tunable heuristic family and the registry.
+"""Lure policies on the one policy protocol (:mod:`agents.policy`): compiled, tunable.
 
-Protocol: a compiled policy is ``policy_action(kind, state, cfg, conds, info, table, params,
-prng, player, work) -> int64 action`` (dispatch on ``kind``), reading only what ``player`` may
-see (:func:`engines.lure.core.observe`; a test checks that the decision is the same on the
-observation). ``table`` is the exact catch table of the deck (:func:`policy_table`, float64
-``(cards, 6, 8, N_PLANS)``, :func:`engines.dice.exact_table`), ``params`` a float64 vector, and
-``prng`` the int64 array of the players' own splitmix64 words (``prng[player]`` is advanced).
+Every policy has the compiled signature ``policy(state, player, legal, n_legal, params, rng)``
+behind :func:`act` (dispatch on ``kind``) and reads only what its seat may see (the table, its
+own tokens and cast, the public records; a test checks that it decides the same on
+``determinize(state, player, seed)``). ``aux`` is :func:`make_aux` ``(config)``: the exact catch
+table of the config's deck (:func:`engines.dice.exact_table`), ``float64`` flattened from
+``(cards, 6, 8, dice.N_PLANS)`` and indexed ``[card, n_d6, special mask, plan]``.
 
-Agents (:data:`REGISTRY`):
+Agents (:data:`SPECS`):
 
-* ``random``: a uniformly random legal cast (each component independently: d6 count, each
-  available special die with probability 1/2, each lure kind 0..held); adjusts: each adjust
-  token moves a random die in a random direction (or, when allowed, is left unused).
-* ``greedy``: maximizes its expected points of the round from the exact odds: for every cast
-  it considers (0-5 d6 x available special dice x {no lure, 1 or 2 adjusts, one extra-die lure}
-  x {no boost, all boosts}) it sums ``points x P(catch) x P(the fish is still there)`` over the
-  fish on the table, plus 2 per boost times P(at least one catch). Its place in the turn order
-  comes from a model of the opponents: each is assumed to cast as many dice as it did last
-  round (3 in the first round), acting before it when that is fewer dice (half a chance when
-  equal; stubborn fish: after it). Adjusts: searches every adjust vector (at most 3 steps) for
-  the most points caught. It is the heuristic family at :data:`GREEDY_PARAMS`.
-* ``heuristic`` (and ``cautious``, ``bold``): the tunable family. Parameters
-  (:data:`PARAM_NAMES`): ``caution`` in -1..1 (a catch probability ``p`` is weighted
-  ``p * (1 - caution * (1 - p))``: > 0 prefers sure catches, < 0 long shots, 0 = expectation),
-  ``d6_cost`` (points charged per d6 cast, i.e. the value of an
-  earlier turn), ``special_cost`` (points per special die cast: it rests next round),
-  ``lure_cost`` (points per lure token spent), ``empty_value`` (value of the lure drawn after
-  catching nothing), ``pressure`` (0..1 weight of the opponents model), ``min_p`` (fish with a
-  lower catch probability are ignored), ``final_special`` (multiplier of ``special_cost`` in the
-  final round, when resting no longer matters).
+* ``random``: uniform over the legal small decisions (``chance.rand_below(rng, 0, n_legal)``):
+  so a cast is a uniform d6 count, a uniform subset of the available special dice, then at each
+  lure decision "finish" or one of the held kinds (from the kind added last) with equal
+  chances; an adjust decision is a uniform legal step (or "stop" when allowed).
+* ``greedy``, ``heuristic``, ``cautious``, ``bold``: the tunable family at
+  :data:`GREEDY_PARAMS`, :data:`HEURISTIC_PARAMS`, :data:`CAUTIOUS_PARAMS`,
+  :data:`BOLD_PARAMS`. At the first decision of its cast it computes the whole cast (the d6
+  count, the special dice, the lures) and keeps it in its memory ``rng[1:3]`` keyed by the
+  round, then emits it piece by piece (d6, special dice, the lures in kind order, finish).
+  The cast maximizes over 0-5 d6 x the available special dice x {no lure, 1 or 2 adjusts, one
+  extra-die lure} x {no boost, all boosts} the value ``sum over the table's fish of points x
+  w(P(catch)) x P(the fish is still there) + boost points x P(any catch) + empty_value x P(no
+  catch) - costs``, with ``w(p) = p (1 - caution (1 - p))`` and the exact odds of ``aux``. Its
+  place in the turn order comes from a model of the opponents: each casts as many dice as it did
+  last round (3 in the first round), acting before it when that is fewer dice (half a chance when
+  equal; a stubborn fish: after it). Its adjusts: at the first adjust decision it searches every
+  adjust vector of at most 3 steps (the parity of its adjusts when they must be used) for the
+  most points of the table's fish met, keeps the target dice in ``rng[3:5]`` keyed by the
+  round, and emits one step per decision toward it (then "stop", or, when adjusts must be used,
+  a step away and back).
+
+The search agents of :mod:`agents.search` (``pimc``, ``ismcts``, ...) are offered for Lure
+through :func:`leaf_value` (:data:`LEAF_VALUE_NAMES`), their value of a state at the horizon
+(a fishing turn by default), with ``heuristic`` as the rollout policy.
+
+Parameters (:data:`PARAM_NAMES`): ``caution`` in -1..1 (> 0 prefers sure catches, < 0 long
+shots, 0 = expectation), ``d6_cost`` (points charged per d6: the value of an earlier turn),
+``special_cost`` (points per special die: it rests next round), ``lure_cost`` (points per lure
+token spent), ``empty_value`` (value of the lure drawn after catching nothing), ``pressure``
+(0..1 weight of the opponents model), ``min_p`` (fish with a lower catch probability are
+ignored), ``final_special`` (multiplier of ``special_cost`` in the final round).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numba import njit
 
-from engines import dice
+from agents.policy import PolicySpec
+from agents.search import relative_to_mean
+from engines import chance, dice
 from engines.lure import config as C
 from engines.lure import core as K
 from engines.lure import decks as D
+
+__all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "PARAM_NAMES", "KIND_RANDOM",
+           "KIND_HEURISTIC", "GREEDY_PARAMS", "HEURISTIC_PARAMS", "CAUTIOUS_PARAMS",
+           "BOLD_PARAMS", "heuristic_params", "random_policy", "heuristic_policy",
+           "plan_cast", "plan_adjust", "leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT"]
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
 
 PARAM_NAMES = ("caution", "d6_cost", "special_cost", "lure_cost", "empty_value", "pressure",
                "min_p", "final_special")
-N_PARAMS = len(PARAM_NAMES)
+PARAMS_WIDTH = len(PARAM_NAMES)
 
-GREEDY_PARAMS = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0])
+GREEDY_PARAMS = (0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 """Pure expected points of the round with the opponents model."""
-HEURISTIC_PARAMS = np.array([-1.0, 1.0, 1.75, 1.0, 0.2, 0.9, 0.02, 0.35])
+HEURISTIC_PARAMS = (-1.0, 1.0, 1.75, 1.0, 0.2, 0.9, 0.02, 0.35)
 """Default of the tunable family: the best of a random search then a hill climb (70 candidates,
-3000 games each, one seat against three ``greedy`` opponents at 4 players, seats rotated;
-:func:`experiments.lure_versus.tune_heuristic`), rounded. It prefers few dice and saving its
-special dice and lures, and values long shots (caution -1)."""
-CAUTIOUS_PARAMS = np.array([0.6, 0.3, 0.6, 0.4, 1.0, 1.0, 0.1, 0.0])
+3000 games each, one seat against three ``greedy`` opponents at 4 players, seats rotated), under
+the previous one-action encoding, rounded. It prefers few dice and saving its special dice and
+lures, and values long shots (caution -1)."""
+CAUTIOUS_PARAMS = (0.6, 0.3, 0.6, 0.4, 1.0, 1.0, 0.1, 0.0)
 """Hand-set member: sure catches, moderate costs."""
-BOLD_PARAMS = np.array([-0.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0])
+BOLD_PARAMS = (-0.5, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 1.0)
 """Hand-set member: long shots, no costs, half-weight on the opponents."""
+
+SPECS = (
+    PolicySpec("lure", "random", KIND_RANDOM, (), (),
+               "uniform over the legal small decisions"),
+    PolicySpec("lure", "greedy", KIND_HEURISTIC, GREEDY_PARAMS, PARAM_NAMES,
+               "expected points of the round from the exact odds, opponents modelled"),
+    PolicySpec("lure", "heuristic", KIND_HEURISTIC, HEURISTIC_PARAMS, PARAM_NAMES,
+               "the tuned member of the family: few dice, long shots, saves specials"),
+    PolicySpec("lure", "cautious", KIND_HEURISTIC, CAUTIOUS_PARAMS, PARAM_NAMES,
+               "prefers sure catches, moderate costs"),
+    PolicySpec("lure", "bold", KIND_HEURISTIC, BOLD_PARAMS, PARAM_NAMES,
+               "long shots, no costs, half-weight on the opponents"),
+)
 
 OPPONENT_DEFAULT_DICE = 3
 MAX_ADJUST_SEARCH = 3
+ROW = 8 * dice.N_PLANS
+"""Stride of ``n_d6`` in the flattened catch table (``aux``); a card's block is ``6 * ROW``."""
+
+M_CAST_KEY, M_CAST_PLAN, M_ADJ_KEY, M_ADJ_TARGET = 1, 2, 3, 4
+"""Words of the seat memory used by the heuristic family (word 0 is the seat's stream)."""
 
 
-@dataclass(frozen=True)
-class AgentSpec:
-    """A seat's compiled policy: ``kind`` (KIND_*), ``params`` float64 ``(N_PARAMS,)``, a name."""
+def heuristic_params(params) -> np.ndarray:
+    """A validated parameter vector of the heuristic family, ``float64 (PARAMS_WIDTH,)``.
 
-    name: str
-    kind: int
-    params: tuple[float, ...]
-
-    def params_array(self) -> np.ndarray:
-        """``params`` as float64 ``(N_PARAMS,)``."""
-        return np.array(self.params, np.float64)
-
-
-REGISTRY: dict[str, AgentSpec] = {
-    "random": AgentSpec("random", KIND_RANDOM, (0.0,) * N_PARAMS),
-    "greedy": AgentSpec("greedy", KIND_HEURISTIC, tuple(GREEDY_PARAMS)),
-    "heuristic": AgentSpec("heuristic", KIND_HEURISTIC, tuple(HEURISTIC_PARAMS)),
-    "cautious": AgentSpec("cautious", KIND_HEURISTIC, tuple(CAUTIOUS_PARAMS)),
-    "bold": AgentSpec("bold", KIND_HEURISTIC, tuple(BOLD_PARAMS)),
-}
-"""Name -> :class:`AgentSpec` of every registered Lure agent."""
-
-
-def heuristic(params, name: str = "heuristic") -> AgentSpec:
-    """A member of the heuristic family with the given parameter vector.
-
-    Args:
-        params: float sequence of length ``N_PARAMS`` (:data:`PARAM_NAMES`), or a dict
-            overriding :data:`HEURISTIC_PARAMS` by name.
-
-    Raises:
-        ValueError: wrong length, an unknown name, a non-finite value, or ``pressure`` outside
-            0..1.
-    """
+    ``params``: a sequence of ``PARAMS_WIDTH`` floats (:data:`PARAM_NAMES`) or a dict
+    overriding :data:`HEURISTIC_PARAMS` by name. Raises ``ValueError`` for a wrong length, an
+    unknown name, a non-finite value, ``pressure`` outside 0..1 or ``caution`` outside -1..1."""
     if isinstance(params, dict):
-        vec = HEURISTIC_PARAMS.copy()
+        vec = np.array(HEURISTIC_PARAMS, np.float64)
         for k, v in params.items():
             if k not in PARAM_NAMES:
-                raise ValueError(f"unknown heuristic parameter {k!r}; expected {PARAM_NAMES}")
+                raise ValueError(f"unknown heuristic parameter {k!r}; expected one of "
+                                 f"{', '.join(PARAM_NAMES)}")
             vec[PARAM_NAMES.index(k)] = float(v)
     else:
         vec = np.asarray(params, np.float64).ravel()
-    if vec.shape != (N_PARAMS,):
-        raise ValueError(f"heuristic params have shape {vec.shape}; expected ({N_PARAMS},)")
+    if vec.shape != (PARAMS_WIDTH,):
+        raise ValueError(f"heuristic params of shape {vec.shape}; expected ({PARAMS_WIDTH},) "
+                         f"({', '.join(PARAM_NAMES)})")
     if not np.all(np.isfinite(vec)):
-        raise ValueError(f"heuristic params {vec.tolist()} must be finite")
+        raise ValueError(f"heuristic params {vec.tolist()}: expected finite values")
     if not 0.0 <= vec[5] <= 1.0:
         raise ValueError(f"pressure = {vec[5]}; expected 0..1")
     if not -1.0 <= vec[0] <= 1.0:
         raise ValueError(f"caution = {vec[0]}; expected -1..1")
-    return AgentSpec(name, KIND_HEURISTIC, tuple(float(x) for x in vec))
+    return vec
 
 
-def get_agent(name_or_spec) -> AgentSpec:
-    """Look up an agent by registry name (or pass an :class:`AgentSpec` through).
-
-    Raises:
-        ValueError: unknown name (the message lists the registry).
-    """
-    if isinstance(name_or_spec, AgentSpec):
-        return name_or_spec
-    if name_or_spec not in REGISTRY:
-        raise ValueError(f"unknown Lure agent {name_or_spec!r}; expected one of {sorted(REGISTRY)}")
-    return REGISTRY[name_or_spec]
+_AUX: dict[tuple[str, bool], np.ndarray] = {}
 
 
-def seat_agents(policies, n_players: int) -> list[AgentSpec]:
-    """One :class:`AgentSpec` per seat from a name/spec or a list of ``n_players`` of them.
-
-    Raises:
-        ValueError: unknown name or a list of the wrong length.
-    """
-    if isinstance(policies, (str, AgentSpec)):
-        policies = [policies] * n_players
-    policies = list(policies)
-    if len(policies) != n_players:
-        raise ValueError(f"{len(policies)} policies for {n_players} players; expected one per "
-                         f"seat (or a single name for all)")
-    return [get_agent(p) for p in policies]
+def check_agent_params(name: str, vec) -> None:
+    """Range checks of a registered agent's parameter vector (the heuristic family:
+    :func:`heuristic_params`); raises ``ValueError``."""
+    if name in ("greedy", "heuristic", "cautious", "bold"):
+        heuristic_params(vec)
 
 
-def pack_agents(specs) -> tuple[np.ndarray, np.ndarray]:
-    """``(kinds int64 (n,), params float64 (n, N_PARAMS))`` for the compiled loop."""
-    kinds = np.array([s.kind for s in specs], np.int64)
-    params = np.array([s.params for s in specs], np.float64).reshape(len(specs), N_PARAMS)
-    return kinds, params
+def make_aux(config) -> np.ndarray:
+    """The exact catch table of ``config.deck`` (``float64``, flattened from ``(cards, 6, 8,
+    dice.N_PLANS)``, NaN-free, every special subset d4 included) under
+    ``config.adjust_may_be_unused``; computed once per deck hash and flag in a process."""
+    key = (config.deck.sha256(), bool(config.adjust_may_be_unused))
+    if key not in _AUX:
+        t = dice.exact_table(config.deck.conds, deep_waters=True,
+                             adjust_may_be_unused=bool(config.adjust_may_be_unused))
+        _AUX[key] = np.ascontiguousarray(np.nan_to_num(t, nan=0.0)).ravel()
+    return _AUX[key]
 
 
-_TABLES: dict[tuple, np.ndarray] = {}
-
-
-def policy_table(deck: D.Deck, adjust_may_be_unused: bool = True) -> np.ndarray:
-    """Exact catch table of ``deck`` for the policies (cached per deck content).
-
-    Returns float64 ``(cards, 6, 8, N_PLANS)`` (:func:`engines.dice.exact_table` with all
-    special-dice subsets, NaN-free).
-    """
-    key = (deck.sha256(), bool(adjust_may_be_unused))
-    if key not in _TABLES:
-        t = dice.exact_table(deck.conds, deep_waters=True,
-                             adjust_may_be_unused=adjust_may_be_unused)
-        _TABLES[key] = np.ascontiguousarray(np.nan_to_num(t, nan=0.0))
-    return _TABLES[key]
-
-
-# ---------------------------------------------------------------- compiled policies
+# ---------------------------------------------------------------- random
 @njit(cache=True)
-def _rand(prng, p, n):
-    return np.int64(K.next_u64(prng, p) % np.uint64(n))
+def random_policy(state, player, legal, n_legal, params, rng):
+    """Uniform over the legal small decisions (draws one number from ``rng[0]``)."""
+    return legal[chance.rand_below(rng, 0, n_legal)]
 
 
-@njit(cache=True)
-def _random_cast(state, p, prng):
-    b = K.PB + p * K.PSTRIDE
-    a = _rand(prng, p, 6)
-    avail = K.available_specials(state, p)
-    spec = 0
-    for i in range(3):
-        if avail & (1 << i):
-            if _rand(prng, p, 2) == 1:
-                spec |= 1 << i
-    a |= spec << 3
-    for k in range(K.NK):
-        h = state[b + K.P_HELD + k]
-        if h > 0:
-            a |= min(_rand(prng, p, h + 1), 31) << (6 + 5 * k)
-    return a
-
-
-@njit(cache=True)
-def _random_adjust(state, cfg, p, prng, work):
-    b = K.PB + p * K.PSTRIDE
-    slots = work[K.W_FREE:K.W_FREE + K.NSLOT]
-    delta = work[K.W_FREE + 8:K.W_FREE + 16]
-    nd = 0
-    for s in range(K.NSLOT):
-        delta[s] = 0
-        if state[b + K.P_RAW + s] >= 0:
-            slots[nd] = s
-            nd += 1
-    allow = cfg[C.C_ADJ_UNUSED] != 0
-    opts = 2 * nd + (1 if allow else 0)
-    for _ in range(state[b + K.P_CAST + K.K_ADJ]):
-        o = _rand(prng, p, opts)
-        if o >= 2 * nd:
-            continue
-        s = slots[o // 2]
-        d = 1 if o % 2 == 0 else -1
-        v = state[b + K.P_RAW + s] + delta[s]
-        if v + d < 1 or v + d > K.SLOT_FACES[s]:
-            d = -d
-        delta[s] += d
-    return K.encode_adjust(delta)
-
-
+# ---------------------------------------------------------------- the heuristic family
 @njit(cache=True)
 def _opp_loadout(m, deep):
     """(n_d6, spec) assumed for an opponent casting ``m`` dice: d6 first, then d20, d12, d4."""
@@ -234,7 +170,11 @@ def _opp_loadout(m, deep):
 
 
 @njit(cache=True)
-def _heuristic_cast(state, cfg, conds, info, table, params, p, work):
+def plan_cast(state, p, params, aux):
+    """The heuristic family's whole cast for seat ``p`` this round, packed as ``n_d6 | spec <<
+    3 | sum(count[k] << (6 + 5 k))`` (tokens per kind). Reads the table, ``p``'s own tokens
+    (held + cast so far), the special dice available, the final-round flag and the other
+    players' dice count of last round (module docstring for the value maximized)."""
     b = K.PB + p * K.PSTRIDE
     caution = params[0]
     d6_cost = params[1]
@@ -247,15 +187,18 @@ def _heuristic_cast(state, cfg, conds, info, table, params, p, work):
     np_ = state[K.H_NP]
     deep = state[K.H_DEEP]
     avail = K.available_specials(state, p)
-    boost_pts = cfg[C.C_BOOST_POINTS]
-    # survival of each table fish as a function of my dice count (0..8), from the model
-    fw = work[K.W_FREE:K.W_FREE + 1024].view(np.float64)
+    boost_pts = K.cfg_of(state, C.C_BOOST_POINTS)
+    fw = np.empty(K.MAXC * 9 + 2 * dice.N_PLANS + K.MAXC)
     surv = fw[:K.MAXC * 9].reshape((K.MAXC, 9))
-    evs = fw[K.MAXC * 9:K.MAXC * 9 + 16]
-    miss = fw[K.MAXC * 9 + 16:K.MAXC * 9 + 32]
-    pts = fw[K.MAXC * 9 + 32:K.MAXC * 9 + 32 + K.MAXC]
-    usable = work[K.W_FREE + 1024:K.W_FREE + 1024 + dice.N_PLANS]
-    nl = work[K.W_FREE + 1040:K.W_FREE + 1040 + dice.N_PLANS]
+    evs = fw[K.MAXC * 9:K.MAXC * 9 + dice.N_PLANS]
+    miss = fw[K.MAXC * 9 + dice.N_PLANS:K.MAXC * 9 + 2 * dice.N_PLANS]
+    pts = fw[K.MAXC * 9 + 2 * dice.N_PLANS:]
+    iw = np.zeros(3 * dice.N_PLANS + K.MAXC, np.int64)
+    usable = iw[:dice.N_PLANS]
+    nl = iw[dice.N_PLANS:2 * dice.N_PLANS]
+    cols = iw[2 * dice.N_PLANS:3 * dice.N_PLANS]
+    tcard = iw[3 * dice.N_PLANS:]
+    # survival of each table fish as a function of my dice count (0..8), from the model
     for i in range(nt):
         for nd in range(9):
             surv[i, nd] = 1.0
@@ -269,43 +212,36 @@ def _heuristic_cast(state, cfg, conds, info, table, params, p, work):
             m6, sp = _opp_loadout(m, deep)
             for i in range(nt):
                 c = state[K.TABLE + i]
-                q = pressure * table[c, m6, sp, dice.PLAN_NONE]
+                q = pressure * aux[(c * 6 + m6) * ROW + sp * dice.N_PLANS + dice.PLAN_NONE]
                 if q <= 0.0:
                     continue
-                stub = (conds[c, dice.FLAGS] & dice.F_STUBBORN) != 0
+                stub = (K.cond_flags(state, c) & dice.F_STUBBORN) != 0
                 for nd in range(9):
                     if (stub and m > nd) or ((not stub) and m < nd):
                         surv[i, nd] *= 1.0 - q
                     elif m == nd:
                         surv[i, nd] *= 1.0 - 0.5 * q
-    held_adj = state[b + K.P_HELD + K.K_ADJ]
-    held_boost = state[b + K.P_HELD + K.K_BOOST]
+    held_adj = state[b + K.P_HELD + K.K_ADJ] + state[b + K.P_CAST + K.K_ADJ]
+    held_boost = state[b + K.P_HELD + K.K_BOOST] + state[b + K.P_CAST + K.K_BOOST]
     # which plans this player can play, and the tokens each costs
-    usable[:] = 0
-    nl[:] = 0
     usable[dice.PLAN_NONE] = 1
     usable[dice.PLAN_ADJ1] = held_adj >= 1
     usable[dice.PLAN_ADJ2] = held_adj >= 2
     nl[dice.PLAN_ADJ1] = 1
     nl[dice.PLAN_ADJ2] = 2
     for x in range(6):
-        usable[dice.PLAN_X1 + x] = state[b + K.P_HELD + 1 + x] >= 1
+        usable[dice.PLAN_X1 + x] = state[b + K.P_HELD + 1 + x] + state[b + K.P_CAST + 1 + x] >= 1
         nl[dice.PLAN_X1 + x] = 1
     # the table columns needed: usable plans, plus the boost column when boosts are held
-    cols = work[K.W_FREE + 1056:K.W_FREE + 1056 + dice.N_PLANS]
     ncol = 0
     for q in range(dice.N_PLANS):
         if usable[q] != 0 or (q == dice.PLAN_FLAG and held_boost > 0):
             cols[ncol] = q
             ncol += 1
     for i in range(nt):
-        pts[i] = info[state[K.TABLE + i], D.I_POINTS]
+        pts[i] = K.card_info(state, state[K.TABLE + i], D.I_POINTS)
+        tcard[i] = state[K.TABLE + i] * 6 * ROW
     plain = caution == 0.0 and min_p <= 0.0
-    tflat = table.reshape(table.size)  # contiguous (policy_table), so a view
-    rowlen = 8 * dice.N_PLANS
-    tcard = work[K.W_FREE + 1072:K.W_FREE + 1072 + K.MAXC]
-    for i in range(nt):
-        tcard[i] = state[K.TABLE + i] * 6 * rowlen
     best = -1e300
     bn6 = 0
     bspec = 0
@@ -320,9 +256,9 @@ def _heuristic_cast(state, cfg, conds, info, table, params, p, work):
             base_cost = d6_cost * n6 + spec_cost * nsp
             evs[:] = 0.0
             miss[:] = 1.0
-            off = n6 * rowlen + spec * dice.N_PLANS
+            off = n6 * ROW + spec * dice.N_PLANS
             for i in range(nt):
-                row = tflat[tcard[i] + off:tcard[i] + off + dice.N_PLANS]
+                row = aux[tcard[i] + off:tcard[i] + off + dice.N_PLANS]
                 sv = surv[i, nd]
                 ps = pts[i] * sv
                 if plain:
@@ -368,49 +304,18 @@ def _heuristic_cast(state, cfg, conds, info, table, params, p, work):
 
 
 @njit(cache=True)
-def best_adjust(state, cfg, conds, info, p, work):
-    """Adjust action maximizing the points of table fish met (search of at most 3 steps).
-
-    Keeps the parity required when ``adjust_may_be_unused`` is False. Reads the raw roll, the
-    lures played and the table (all visible to ``p``).
-    """
+def _adjust_value(state, p, conds, vals, counts):
+    """Points of the table's fish met by seat ``p`` when its dice show ``vals`` (per slot, -1
+    unused) with its extra-die lures (a lure was used: it played adjusts)."""
     b = K.PB + p * K.PSTRIDE
-    k = state[b + K.P_CAST + K.K_ADJ]
-    allow = cfg[C.C_ADJ_UNUSED] != 0
-    kk = k
-    if kk > MAX_ADJUST_SEARCH:
-        kk = MAX_ADJUST_SEARCH if (allow or (k - MAX_ADJUST_SEARCH) % 2 == 0) else \
-            MAX_ADJUST_SEARCH - 1
-    counts = work[K.W_FREE:K.W_FREE + dice.MAX_VALUE + 1]
-    slots = work[K.W_FREE + 24:K.W_FREE + 32]
-    lo = work[K.W_FREE + 32:K.W_FREE + 40]
-    hi = work[K.W_FREE + 40:K.W_FREE + 48]
-    delta = work[K.W_FREE + 48:K.W_FREE + 56]
-    nd = 0
-    for s in range(K.NSLOT):
-        delta[s] = 0
-        v = state[b + K.P_RAW + s]
+    counts[:] = 0
+    total = 0
+    maxc = 0
+    odd = True
+    even = True
+    for t in range(K.NSLOT):
+        v = vals[t]
         if v >= 0:
-            slots[nd] = s
-            lo[nd] = 1 - v
-            hi[nd] = K.SLOT_FACES[s] - v
-            nd += 1
-    cap = (work.shape[0] - K.W_FREE - 64) // K.NSLOT
-    buf = work[K.W_FREE + 64:K.W_FREE + 64 + cap * K.NSLOT].reshape((cap, K.NSLOT))
-    nvec = dice.enumerate_deltas(lo, hi, nd, kk, (not allow) and nd > 0, buf)
-    lure = True
-    nspec = K.popcount3(state[b + K.P_SPEC])
-    nt = state[K.H_NTABLE]
-    best = -1.0
-    bt = 0
-    for t in range(nvec):
-        counts[:] = 0
-        total = 0
-        maxc = 0
-        odd = True
-        even = True
-        for i in range(nd):
-            v = state[b + K.P_RAW + slots[i]] + buf[t, i]
             total += v
             counts[v] += 1
             maxc = max(maxc, counts[v])
@@ -418,63 +323,168 @@ def best_adjust(state, cfg, conds, info, p, work):
                 even = False
             else:
                 odd = False
-        for v in range(1, 7):
-            n = state[b + K.P_CAST + v]
-            if n > 0:
-                total += v * n
-                counts[v] += n
-                maxc = max(maxc, counts[v])
-                if v & 1:
-                    even = False
-                else:
-                    odd = False
-        val = 0.0
-        for i in range(nt):
-            c = state[K.TABLE + i]
-            if dice.condition_met(conds, c, total, maxc, odd, even, nspec, lure, counts):
-                val += info[c, D.I_POINTS]
-        if val > best:
-            best = val
-            bt = t
-    for i in range(nd):
-        delta[slots[i]] = buf[bt, i]
-    return K.encode_adjust(delta)
+    for v in range(1, 7):
+        n = state[b + K.P_CAST + v]
+        if n > 0:
+            total += v * n
+            counts[v] += n
+            maxc = max(maxc, counts[v])
+            if v & 1:
+                even = False
+            else:
+                odd = False
+    nspec = K.popcount3(state[b + K.P_SPEC])
+    val = 0.0
+    for i in range(state[K.H_NTABLE]):
+        c = state[K.TABLE + i]
+        if dice.condition_met(conds, c, total, maxc, odd, even, nspec, True, counts):
+            val += K.card_info(state, c, D.I_POINTS)
+    return val
+
+
+_MAX_ADJUST_VECTORS = 833
+"""Adjust vectors of at most 3 steps over the 8 dice slots: 1 + 16 + 128 + 688."""
 
 
 @njit(cache=True)
-def policy_action(kind, state, cfg, conds, info, table, params, prng, p, work):
-    """Action of player ``p`` (the player to decide) under policy ``kind`` (KIND_*).
+def plan_adjust(state, p):
+    """The heuristic family's target dice for seat ``p``'s adjusts, packed 5 bits per slot
+    (``sum(value[s] << 5 s)``, 0 for an unrolled slot): the first adjust vector, in
+    depth-first order (slot 0 first, most negative first), of the most points of the table's
+    fish met, among those of at most ``min(k, 3)`` steps from the raw roll (``k`` the adjusts
+    played; with the parity of ``k`` when adjusts must be used) that stay on the faces."""
+    b = K.PB + p * K.PSTRIDE
+    k = state[b + K.P_CAST + K.K_ADJ]
+    allow = K.cfg_of(state, C.C_ADJ_UNUSED) != 0
+    kk = k
+    if kk > MAX_ADJUST_SEARCH:
+        kk = MAX_ADJUST_SEARCH if (allow or (k - MAX_ADJUST_SEARCH) % 2 == 0) else \
+            MAX_ADJUST_SEARCH - 1
+    need = (not allow)
+    conds = K.conds_of(state)
+    wk = np.empty(4 * K.NSLOT + dice.MAX_VALUE + 1, np.int64)
+    slots = wk[:K.NSLOT]
+    lo = wk[K.NSLOT:2 * K.NSLOT]
+    hi = wk[2 * K.NSLOT:3 * K.NSLOT]
+    vals = wk[3 * K.NSLOT:4 * K.NSLOT]
+    counts = wk[4 * K.NSLOT:]
+    nd = 0
+    for t in range(K.NSLOT):
+        v = state[b + K.P_RAW + t]
+        vals[t] = v
+        if v >= 0:
+            slots[nd] = t
+            lo[nd] = 1 - v
+            hi[nd] = K.SLOT_FACES[t] - v
+            nd += 1
+    if nd == 0:
+        return 0
+    buf = np.empty((_MAX_ADJUST_VECTORS, K.NSLOT), np.int64)
+    nvec = dice.enumerate_deltas(lo, hi, nd, kk, need, buf)
+    best = -1.0
+    btarget = 0
+    for t in range(nvec):  # depth-first order: the first best vector wins ties
+        for i in range(nd):
+            vals[slots[i]] = state[b + K.P_RAW + slots[i]] + buf[t, i]
+        val = _adjust_value(state, p, conds, vals, counts)
+        if val > best:
+            best = val
+            btarget = 0
+            for i in range(nd):
+                btarget |= vals[slots[i]] << (5 * slots[i])
+    return btarget
 
-    Args: see the module docstring. ``work``: int64 scratch ``(core.WORK_LEN,)``.
-    Returns an int64 action legal in ``state``.
-    """
+
+@njit(cache=True)
+def heuristic_policy(state, player, legal, n_legal, params, aux, rng):
+    """The heuristic family (module docstring) for seat ``player``: emits the cast planned at
+    its first cast decision and the adjust target planned at its first adjust decision, both
+    kept in ``rng[1:5]`` keyed by the round. Returns one of ``legal[:n_legal]``."""
+    b = K.PB + player * K.PSTRIDE
+    rnd = state[K.H_ROUND]
     if state[K.H_PHASE] == K.PH_CAST:
-        if kind == KIND_RANDOM:
-            return _random_cast(state, p, prng)
-        return _heuristic_cast(state, cfg, conds, info, table, params, p, work)
+        if rng[M_CAST_KEY] != rnd:
+            rng[M_CAST_PLAN] = plan_cast(state, player, params, aux)
+            rng[M_CAST_KEY] = rnd
+        plan = rng[M_CAST_PLAN]
+        step = state[b + K.P_CSTEP]
+        if step == K.CS_D6:
+            return K.A_CAST_D6 + (plan & 7)
+        if step == K.CS_SPECIAL:
+            return K.A_SPECIAL + ((plan >> 3) & 7 & K.available_specials(state, player))
+        for k in range(state[b + K.P_LASTK], K.NK):
+            if (state[b + K.P_CAST + k] < ((plan >> (6 + 5 * k)) & 31)
+                    and state[b + K.P_HELD + k] > 0):
+                return K.A_LURE + k
+        return K.A_FINISH
+    if rng[M_ADJ_KEY] != rnd:
+        rng[M_ADJ_TARGET] = plan_adjust(state, player)
+        rng[M_ADJ_KEY] = rnd
+    target = rng[M_ADJ_TARGET]
+    first = -1
+    for t in range(K.NSLOT):
+        if state[b + K.P_RAW + t] < 0:
+            continue
+        if first < 0:
+            first = t
+        v = state[b + K.P_DICE + t]
+        want = (target >> (5 * t)) & 31
+        if v < want:
+            return K.A_ADJUST + 2 * t
+        if v > want:
+            return K.A_ADJUST + 2 * t + 1
+    if K.cfg_of(state, C.C_ADJ_UNUSED) != 0:
+        return K.A_STOP
+    # adjusts must be used: a step away from the target (the next decision steps back)
+    if state[b + K.P_DICE + first] < K.SLOT_FACES[first]:
+        return K.A_ADJUST + 2 * first
+    return K.A_ADJUST + 2 * first + 1
+
+
+# ---------------------------------------------------------------- leaf value (agents.search)
+LEAF_VALUE_NAMES = ("score", "lure", "win")
+"""Weights of :func:`leaf_value`: each point of the score a player would have if the game ended
+now (fish points, kept boosts, unused-lure points, the trophy bonus of the current leaders;
+rules *End and scoring*), each lure token it holds or has cast this round (a public count; a
+token is a future catch or 2 points), and a won game (its return, at the end)."""
+LEAF_VALUE_DEFAULT = np.array([1.0, 0.5, 10.0])
+
+
+@njit(cache=True)
+def leaf_value(s, w, out):
+    """Each seat's value of state ``s`` into ``out`` (``float64 (MAX_PLAYERS,)``), relative to
+    the mean of the seats (a competitive game), with the weights :data:`LEAF_VALUE_NAMES`, for
+    the rollouts of :mod:`agents.search` stopped at a horizon. Reads only public counts."""
+    n = s[K.H_NP]
+    over = s[K.H_PHASE] == K.PH_END
+    maxt = 0
+    nw = 0
+    for p in range(n):
+        maxt = max(maxt, s[K.PB + p * K.PSTRIDE + K.P_TROPHY])
+        nw += s[K.PB + p * K.PSTRIDE + K.P_WIN]
+    for p in range(n):
+        b = K.PB + p * K.PSTRIDE
+        tokens = s[b + K.P_NHELD]
+        for k in range(K.NK):
+            tokens += s[b + K.P_CAST + k]
+        if over:
+            v = w[0] * s[b + K.P_SCORE] + w[2] * s[b + K.P_WIN] / max(nw, 1)
+        else:
+            sc = (s[b + K.P_POINTS] + K.cfg_of(s, C.C_BOOST_POINTS) * s[b + K.P_KEPT]
+                  + K.cfg_of(s, C.C_UNUSED_LURE_POINTS) * tokens)
+            if s[K.H_DEEP] and maxt > 0 and s[b + K.P_TROPHY] == maxt:
+                sc += K.cfg_of(s, C.C_TROPHY_BONUS)
+            v = w[0] * sc + w[1] * tokens
+        out[p] = v
+    relative_to_mean(out, n)
+
+
+@njit(cache=True)
+def act(kind, state, player, legal, n_legal, params, aux, rng):
+    """The action of shipped policy ``kind`` (``KIND_RANDOM`` or ``KIND_HEURISTIC``) for seat
+    ``player``, the player to act in ``state``: one of ``legal[:n_legal]``. ``params``:
+    ``float64 (PARAMS_WIDTH,)``; ``aux``: :func:`make_aux`; ``rng``: the seat's memory
+    (``int64 (SEAT_WORDS,)``)."""
     if kind == KIND_RANDOM:
-        return _random_adjust(state, cfg, p, prng, work)
-    return best_adjust(state, cfg, conds, info, p, work)
-
-
-class Agent:
-    """Door-1 wrapper of a compiled policy: ``Agent("greedy").act(game) -> action``.
-
-    Uses the game's per-player policy stream (``game.policy_rng``), so a game driven this way is
-    identical to the same game in :func:`engines.lure.batch.play_batch`.
-    """
-
-    def __init__(self, name_or_spec):
-        self.spec = get_agent(name_or_spec)
-        self.params = self.spec.params_array()
-
-    def act(self, game) -> int:
-        """The action this agent takes for the player to decide in ``game`` (a ``LureGame``)."""
-        table = policy_table(game.deck, game.config.adjust_may_be_unused)
-        p = game.current_player()
-        return int(policy_action(self.spec.kind, game.state, game.cfg, game.deck.conds,
-                                 game.deck.info, table, self.params, game.policy_rng, p,
-                                 game.work))
-
-    def __repr__(self) -> str:
-        return f"Agent({self.spec.name!r})"
+        return random_policy(state, player, legal, n_legal, params, rng)
+    return heuristic_policy(state, player, legal, n_legal, params, aux, rng)

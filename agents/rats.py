@@ -1,13 +1,22 @@
-"""Policies for Rats (``../shared/rules/rats.md``): ``random``, ``greedy`` and the tunable
-``heuristic`` family, behind one compiled protocol and a registry by name.
+"""Policies for Rats (``docs/rules/rats.md``): ``random``, ``greedy`` and the tunable
+``heuristic`` family, behind the one policy protocol (:mod:`agents.policy`).
 
-Protocol (``../shared/DESIGN.md``, "Agents"): a policy is the compiled call
-``act(kind, state, player, legal, n_legal, params, rng) -> action`` where ``kind`` selects the
-policy (:data:`REGISTRY`), ``state`` is the ``int64`` state of :mod:`engines.rats.core`,
-``legal[:n_legal]`` the legal actions, ``params`` a ``float64`` parameter vector and ``rng`` an
-``int64`` array of shape ``(1,)`` holding the seat's splitmix64 word
-(:func:`engines.splitmix.seat_streams`). Policies read only what the acting player may see
-(own hand, the table, public counts).
+A policy is the compiled call ``policy(state, player, legal, n_legal, params, rng) ->
+action`` on the flat state of :mod:`engines.rats.core`; :func:`act` dispatches on the kind of
+:data:`SPECS`. The policies read only what their seat may see: their own hand, the table,
+public counts and the config words.
+
+**Leads are planned whole and emitted piece by piece.** At the declaration a leader scores
+every lead of its hand (:func:`engines.rats.core.generate_leads`) exactly as the pre-protocol
+engine did (so ``greedy`` and ``heuristic`` pick the same leads as before), returns the kind,
+and keeps the plan in its policy memory: ``rng[1]`` = a key (``TRICKS + 1`` at the
+declaration) and ``rng[2]`` = the planned lead (``mask | kind << 54``). At each later
+decision of the lead it returns the plan's smallest card not yet added, then ``FINISH`` once
+all the plan's cards are added (a set or run waits for it even when nothing could be added;
+a single and a lead that empties the hand complete by themselves, see
+:mod:`engines.rats.core`). A plan whose key, kind or cards do not fit the state (a stale
+memory) is recomputed from the hand and the cards already added, among the leads of the
+declared kind that extend them.
 
 Followers choose their ``N`` cards one per decision; ``greedy`` and ``heuristic`` plan the whole
 play from ``hand | cards already played this trick`` at every sub-decision (the plan is a
@@ -23,41 +32,53 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.policy import PolicySpec
+from agents.search import relative_to_mean
+from engines.chance import rand_below
+from engines.rats import core as RC
 from engines.rats.core import (
+    CARD_BITS,
     CFG_ACE_HIGH,
     CFG_JOKER_PAIR_RANK,
     CFG_READ_STRONGEST,
     CFG_SEQ_TIE_LATER,
+    FINISH,
     HAND,
     JOKER_BITS,
     KIND_SEQ,
     KIND_SET,
     KIND_SHIFT,
     KIND_SINGLE,
+    LAST_ADDED,
     LEAD_KIND,
     LEAD_N,
+    LEAD_SINGLE,
+    MAX_LEADS,
     N_ALIVE,
     N_PLAYED,
     ORDER,
     PHASE,
-    PHASE_LEAD,
+    PHASE_BUILD,
+    PHASE_DECLARE,
     TABLE,
-    CARD_BITS,
+    TRICKS,
+    generate_leads,
     low_bit_index,
     play_strength,
     popcount,
     sequence_strength,
+    upto,
 )
-from agents.policy_base import AgentSpec, PolicyAgent
-from engines.splitmix import rand_below
 
-__all__ = ["REGISTRY", "AgentSpec", "resolve", "act", "Agent", "make_agent",
-           "HEURISTIC_DEFAULT", "HEURISTIC_PARAM_NAMES", "N_PARAMS"]
+__all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "RANDOM", "GREEDY", "HEURISTIC",
+           "HEURISTIC_DEFAULT", "HEURISTIC_PARAM_NAMES", "random_policy", "greedy_policy",
+           "heuristic_policy", "plan_lead", "card_value", "lead_strength", "cheapest_win"]
 
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
-N_PARAMS = 8
+PARAMS_WIDTH = 8
+"""Length of every parameter row passed to :func:`act` (the heuristic's 8 weights)."""
 HEURISTIC_PARAM_NAMES = (
     "lead_cards",        # weight of the number of cards in a lead
     "lead_strength",     # weight of the lead's strength, scaled to 0..1
@@ -68,11 +89,15 @@ HEURISTIC_PARAM_NAMES = (
     "win_cost",          # ... plus this times the value of the cards it spends
     "joker_value",       # value of a joker when keeping or spending cards (an ace is 12)
 )
-HEURISTIC_DEFAULT = np.array([0.28, 0.115, -0.512, 4.654, 0.764, 0.226, 0.158, 6.701])
+HEURISTIC_DEFAULT = (0.28, 0.115, -0.512, 4.654, 0.764, 0.226, 0.158, 6.701)
 """Default parameter vector of the ``heuristic`` family (names: :data:`HEURISTIC_PARAM_NAMES`),
 found by ``python -m experiments.climbing_tune rats --candidates 80 --games 1200`` from the
 hand-set start ``[1, 0.5, -0.5, 0, 1, 0.1, -0.05, 14]``."""
 _GREEDY_JOKER_VALUE = 14.0
+_MODE_GREEDY = 0
+_MODE_LINEAR = 1
+_PLAN_KEY = 1
+_PLAN_LEAD = 2
 
 
 @njit(cache=True)
@@ -90,9 +115,8 @@ def mask_value(mask, joker_value):
     v = 0.0
     m = mask
     while m:
-        b = m & -m
-        v += card_value(low_bit_index(b), joker_value)
-        m ^= b
+        v += card_value(low_bit_index(m), joker_value)
+        m &= m - 1
     return v
 
 
@@ -105,13 +129,12 @@ def _cheapest_cards(cards, k, joker_value):
         bv = 1e18
         m = cards & ~out
         while m:
-            b = m & -m
-            c = low_bit_index(b)
+            c = low_bit_index(m)
             v = card_value(c, joker_value)
             if v < bv:
                 bv = v
                 best = c
-            m ^= b
+            m &= m - 1
         if best < 0:
             break
         out |= np.int64(1) << best
@@ -159,7 +182,6 @@ def cheapest_win(st, cards, joker_value):
         cs = 1 << 20
         while m:
             b = m & -m
-            c = low_bit_index(b)
             s = play_strength(KIND_SINGLE, b, led_suit, 0, 1, 0)
             if s > best and s < cs:
                 cs = s
@@ -237,13 +259,14 @@ def _follow(st, player, legal, n_legal, win_bias, win_per_card, win_cost, joker_
     rest = plan & ~played
     if rest == 0:
         return legal[0]
-    return rest & -rest
+    return low_bit_index(rest)
 
 
 @njit(cache=True)
 def lead_strength(a):
-    """Strength of a lead scaled to 0..1: rank / 12 for singles and sets (two jokers: 1),
-    ``(16 * suit + top) / 61`` for sequences (ace-low, strongest reading)."""
+    """Strength of a lead ``a = mask | kind << 54`` scaled to 0..1: rank / 12 for singles and
+    sets (two jokers: 1), ``(16 * suit + top) / 61`` for sequences (ace-low, strongest
+    reading)."""
     kind = a >> KIND_SHIFT
     mask = a & CARD_BITS
     if kind == KIND_SINGLE:
@@ -266,8 +289,82 @@ def _lead_score(a, params):
 
 
 @njit(cache=True)
+def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
+    """The best lead (``mask | kind << 54``) of ``hand`` under ``mode`` (0 greedy, 1 linear
+    with ``params``), the first in :func:`engines.rats.core.generate_leads` order among equals;
+    with ``kind >= 0`` only leads of that kind whose cards up to id ``last`` are exactly
+    ``chosen`` (a lead being built). Returns -1 if no lead fits."""
+    buf = np.empty(MAX_LEADS, dtype=np.int64)
+    n = generate_leads(hand, ace_high, buf)
+    low = upto(last)
+    best = np.int64(-1)
+    bk = -1
+    bj = 99
+    bs = -1e300
+    for i in range(n):
+        a = buf[i]
+        m = a & CARD_BITS
+        if kind >= 0 and ((a >> KIND_SHIFT) != kind or (m & low) != chosen):
+            continue
+        if mode == _MODE_GREEDY:
+            # more cards, then fewer jokers, then stronger
+            k = popcount(m)
+            if k < bk:
+                continue
+            j = popcount(m & JOKER_BITS)
+            if k == bk and j > bj:
+                continue
+            s = lead_strength(a)
+            if k > bk or j < bj or s > bs:
+                best = a
+                bk = k
+                bj = j
+                bs = s
+        else:
+            s = _lead_score(a, params)
+            if best < 0 or s > bs:
+                best = a
+                bs = s
+    return best
+
+
+@njit(cache=True)
+def _lead_step(st, player, legal, n_legal, mode, params, rng):
+    """A leader's decision: declare the kind of the planned lead, then its cards in ascending
+    order, then FINISH (plan kept in ``rng[1:3]``, recomputed when stale)."""
+    ace_high = st[CFG_ACE_HIGH]
+    hand = st[HAND + player]
+    if st[PHASE] == PHASE_DECLARE:
+        plan = plan_lead(hand, ace_high, mode, params, -1, 0, -1)
+        rng[_PLAN_KEY] = st[TRICKS] + 1
+        rng[_PLAN_LEAD] = plan
+        return LEAD_SINGLE + (plan >> KIND_SHIFT)
+    kind = st[LEAD_KIND]
+    chosen = st[TABLE + player]
+    last = st[LAST_ADDED]
+    low = upto(last)
+    plan = rng[_PLAN_LEAD]
+    mask = plan & CARD_BITS
+    if (rng[_PLAN_KEY] != st[TRICKS] + 1 or plan < 0 or (plan >> KIND_SHIFT) != kind
+            or (mask & low) != chosen or (mask & ~(hand | chosen)) != 0):
+        plan = plan_lead(hand | chosen, ace_high, mode, params, kind, chosen, last)
+        if plan < 0:
+            return legal[0]
+        rng[_PLAN_KEY] = st[TRICKS] + 1
+        rng[_PLAN_LEAD] = plan
+        mask = plan & CARD_BITS
+    rest = mask & ~chosen
+    a = FINISH if rest == 0 else low_bit_index(rest)
+    for i in range(n_legal):
+        if legal[i] == a:
+            return a
+    return legal[0]
+
+
+@njit(cache=True)
 def random_policy(st, player, legal, n_legal, params, rng):
-    """Uniform choice among the legal actions (``params`` unused)."""
+    """Uniform choice among the legal actions (``params`` unused): ``legal[rand_below(rng, 0,
+    n_legal)]``."""
     return legal[rand_below(rng, 0, n_legal)]
 
 
@@ -276,83 +373,83 @@ def greedy_policy(st, player, legal, n_legal, params, rng):
     """Rule of thumb: lead the longest combination (fewest jokers, then strongest); follow by
     taking the trick with the cheapest winning play when one exists, else shed the
     lowest-valued cards (``params`` unused)."""
-    if st[PHASE] == PHASE_LEAD:
-        best = legal[0]
-        bk = -1
-        bj = 99
-        bs = -1.0
-        for i in range(n_legal):
-            a = legal[i]
-            mask = a & CARD_BITS
-            k = popcount(mask)
-            nj = popcount(mask & JOKER_BITS)
-            s = lead_strength(a)
-            if k > bk or (k == bk and (nj < bj or (nj == bj and s > bs))):
-                best = a
-                bk = k
-                bj = nj
-                bs = s
-        return best
+    ph = st[PHASE]
+    if ph == PHASE_DECLARE or ph == PHASE_BUILD:
+        return _lead_step(st, player, legal, n_legal, _MODE_GREEDY, params, rng)
     return _follow(st, player, legal, n_legal, 1.0, 0.0, 0.0, _GREEDY_JOKER_VALUE)
 
 
 @njit(cache=True)
 def heuristic_policy(st, player, legal, n_legal, params, rng):
-    """Tunable family (``params``: :data:`HEURISTIC_PARAM_NAMES`): a leader plays the legal
-    lead of highest linear score ``lead_cards * cards + lead_strength * strength +
-    lead_jokers * jokers + lead_single * [single]``; a follower takes the trick with its
-    cheapest winning play when ``win_bias + win_per_card * trick cards + win_cost * value``
-    is positive, else sheds its lowest-valued cards. Ties go to the earlier legal action."""
-    if st[PHASE] == PHASE_LEAD:
-        best = legal[0]
-        bs = -1e300
-        for i in range(n_legal):
-            s = _lead_score(legal[i], params)
-            if s > bs:
-                bs = s
-                best = legal[i]
-        return best
+    """Tunable family (``params``: :data:`HEURISTIC_PARAM_NAMES`): a leader plays the lead of
+    highest linear score ``lead_cards * cards + lead_strength * strength + lead_jokers *
+    jokers + lead_single * [single]``; a follower takes the trick with its cheapest winning
+    play when ``win_bias + win_per_card * trick cards + win_cost * value`` is positive, else
+    sheds its lowest-valued cards. Ties go to the earlier lead of ``generate_leads``."""
+    ph = st[PHASE]
+    if ph == PHASE_DECLARE or ph == PHASE_BUILD:
+        return _lead_step(st, player, legal, n_legal, _MODE_LINEAR, params, rng)
     return _follow(st, player, legal, n_legal, params[4], params[5], params[6], params[7])
 
 
 @njit(cache=True)
-def act(kind, st, player, legal, n_legal, params, rng):
-    """Dispatch to the policy numbered ``kind`` (``RANDOM`` 0, ``GREEDY`` 1, ``HEURISTIC`` 2);
-    returns the chosen action (an element of ``legal[:n_legal]``)."""
+def act(kind, state, player, legal, n_legal, params, aux, rng):
+    """The action of policy ``kind`` (``RANDOM`` 0, ``GREEDY`` 1, ``HEURISTIC`` 2) for
+    ``player`` in ``state``: one of ``legal[:n_legal]``. ``params``: ``float64
+    (PARAMS_WIDTH,)``; ``aux``: unused (:func:`make_aux`); ``rng``: the seat's policy memory
+    (``int64 (SEAT_WORDS,)``)."""
     if kind == RANDOM:
-        return random_policy(st, player, legal, n_legal, params, rng)
+        return random_policy(state, player, legal, n_legal, params, rng)
     if kind == GREEDY:
-        return greedy_policy(st, player, legal, n_legal, params, rng)
-    return heuristic_policy(st, player, legal, n_legal, params, rng)
+        return greedy_policy(state, player, legal, n_legal, params, rng)
+    return heuristic_policy(state, player, legal, n_legal, params, rng)
 
 
-REGISTRY: dict[str, AgentSpec] = {
-    "random": AgentSpec(RANDOM, np.zeros(N_PARAMS), "uniform among legal actions"),
-    "greedy": AgentSpec(GREEDY, np.zeros(N_PARAMS),
-                        "lead the longest combination; win cheaply or shed low cards"),
-    "heuristic": AgentSpec(HEURISTIC, HEURISTIC_DEFAULT.copy(),
-                           "linear lead scores and a win/shed threshold (8 parameters)"),
-}
-"""Policies by name."""
+def make_aux(config) -> np.ndarray:
+    """Game data for :func:`act`: none for Rats (``float64 (0,)``)."""
+    return np.zeros(0, dtype=np.float64)
 
 
-class Agent(PolicyAgent):
-    """A named Rats policy with its parameter vector
-    (:class:`agents.policy_base.PolicyAgent`): ``Agent("greedy")(game, rng)`` returns the
-    action for the current player of a step-API game."""
+SPECS = (
+    PolicySpec("rats", "random", RANDOM, (), (), "uniform among the legal actions"),
+    PolicySpec("rats", "greedy", GREEDY, (), (),
+               "lead the longest combination; win cheaply or shed low cards"),
+    PolicySpec("rats", "heuristic", HEURISTIC, HEURISTIC_DEFAULT, HEURISTIC_PARAM_NAMES,
+               "linear lead scores and a win/shed threshold (8 parameters)"),
+)
+"""The shipped Rats policies (:class:`agents.policy.PolicySpec`); none sees hidden cards."""
 
-    game = "Rats"
-    registry = REGISTRY
-    n_params = N_PARAMS
-    dispatch = staticmethod(act)
-
-
-def make_agent(name: str, params=None) -> Agent:
-    """The registered policy ``name`` with ``params`` (default: its registry defaults)."""
-    return Agent(name, params)
+POLICY_FUNCTIONS = {"random": random_policy, "greedy": greedy_policy,
+                    "heuristic": heuristic_policy}
+"""Policy name -> compiled policy function (the one signature of :mod:`agents.policy`)."""
 
 
-def resolve(policies, n_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat policies -> (``int64`` kinds (n_players,), ``float64`` params (n_players, 8)); see
-    :meth:`agents.policy_base.PolicyAgent.resolve` (raises ``ValueError`` on bad entries)."""
-    return Agent.resolve(policies, n_players)
+# ---- the leaf value of the search agents (agents.search) ----------------------------------------
+LEAF_VALUE_NAMES = ("win", "alive", "captured_this_round", "captured_card", "holding_card",
+                    "hand_card")
+"""Weights of :func:`leaf_value`: the share of the win at the end of the game, staying in the
+game, having captured at least one card this round (a player who captures nothing is
+eliminated at the end of the round), each card captured this round, each card of the holding
+set aside from earlier rounds, each card still in hand."""
+LEAF_VALUE_DEFAULT = np.array([10.0, 3.0, 1.5, 0.1, 0.1, 0.02])
+
+
+@njit(cache=True)
+def leaf_value(s, w, out):
+    """Each seat's value of state ``s`` into ``out`` (``float64 (MAX_PLAYERS,)``), relative
+    to the mean of the seats (a competitive game), with the weights :data:`LEAF_VALUE_NAMES`:
+    at the end of the game ``w[0]`` times the seat's win share, else its survival and the sizes
+    of its piles (public counts)."""
+    n = s[RC.N_PLAYERS]
+    over = s[RC.PHASE] == RC.PHASE_OVER
+    for p in range(n):
+        if over:
+            v = w[0] * (s[RC.WINNER + p] / s[RC.N_WINNERS] if s[RC.N_WINNERS] > 0 else 0.0)
+        elif s[RC.ALIVE + p] == 0:
+            v = 0.0
+        else:
+            capt = RC.popcount(s[RC.CAPT + p])
+            v = (w[1] + (w[2] if capt > 0 else 0.0) + w[3] * capt
+                 + w[4] * RC.popcount(s[RC.ASIDE + p]) + w[5] * RC.popcount(s[RC.HAND + p]))
+        out[p] = v
+    relative_to_mean(out, n)

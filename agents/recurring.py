@@ -1,12 +1,16 @@
-"""Policies for ReCURRRing (``../shared/rules/recurring.md``): ``random``, ``greedy`` and the
-tunable ``heuristic`` family, behind one compiled protocol and a registry by name.
+"""Shipped policies of ReCURRRing (``docs/rules/recurring.md``): ``random``, ``greedy`` and
+the tunable ``heuristic`` family, behind the one policy protocol (:mod:`agents.policy`).
 
-Protocol (``../shared/DESIGN.md``, "Agents"): ``act(kind, state, player, legal, n_legal,
-params, rng) -> action`` where ``kind`` selects the policy (:data:`REGISTRY`), ``state`` is the
-``int64`` state of :mod:`engines.recurring.core`, ``legal[:n_legal]`` the legal action codes,
-``params`` a ``float64`` parameter vector (length :data:`N_PARAMS`) and ``rng`` an ``int64``
-array of shape ``(1,)`` with the seat's splitmix64 word. Policies read only the acting
-player's hand, the table and public counts.
+Each policy is compiled with the signature ``policy(state, player, legal, n_legal, params, rng)``:
+``state`` is the ``int64`` state of :mod:`engines.recurring.core`, ``legal[:n_legal]`` the
+legal action ids (ascending: ``PASS = 0`` first when allowed, then ``16 * count + number``),
+``params`` a ``float64`` vector, ``rng`` the seat's ``int64 (SEAT_WORDS,)`` memory (word 0 its
+splitmix64 stream; the policies here keep no plan: every move is one decision). The policies
+read only the acting seat's hand and the table, so they play the same on a determinized copy
+of the state (``sees_hidden`` is False for all three).
+
+This module exports what :mod:`agents.policy` asks of a game: :data:`SPECS`, :func:`act`,
+:func:`make_aux` and :data:`PARAMS_WIDTH`.
 """
 
 from __future__ import annotations
@@ -14,25 +18,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines.recurring.core import (
-    BLOCK,
-    HAND,
-    PASS,
-    R,
-    TABLE_COUNT,
-    TABLE_NUM,
-    play_strength,
-)
-from agents.policy_base import AgentSpec, PolicyAgent
-from engines.splitmix import rand_below
+from agents.policy import PolicySpec
+from agents.search import relative_to_mean
+from engines import chance
+from engines.recurring import core as C
+from engines.recurring.core import BLOCK, HAND, PASS, R, TABLE_COUNT, TABLE_NUM, play_strength
 
-__all__ = ["REGISTRY", "AgentSpec", "Agent", "make_agent", "resolve", "act",
-           "HEURISTIC_DEFAULT", "HEURISTIC_PARAM_NAMES", "N_PARAMS"]
+__all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "RANDOM", "GREEDY", "HEURISTIC",
+           "HEURISTIC_DEFAULT", "HEURISTIC_PARAM_NAMES", "random_policy", "greedy_policy",
+           "heuristic_policy", "heuristic_score"]
 
 RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
-N_PARAMS = 8
 HEURISTIC_PARAM_NAMES = (
     "count",        # weight of the number of cards played
     "strength",     # weight of the number's strength, (10 - number) / 9: 1 for a 1, 0 for R
@@ -43,23 +41,26 @@ HEURISTIC_PARAM_NAMES = (
     "pass_bias",    # score of passing ...
     "pass_points",  # ... plus this times the points on the table (0 for R cards)
 )
-HEURISTIC_DEFAULT = np.array([-0.674, -0.173, -0.166, 0.201, 0.365, 4.408, -6.027, -0.297])
+HEURISTIC_DEFAULT = (-0.674, -0.173, -0.166, 0.201, 0.365, 4.408, -6.027, -0.297)
 """Default parameter vector of the ``heuristic`` family (names: :data:`HEURISTIC_PARAM_NAMES`),
 found by ``python -m experiments.climbing_tune recurring --candidates 150 --games 3000`` from
 the hand-set start ``[-0.2, -1, -0.3, 0.1, 0.3, 2, -1, -0.2]``."""
+PARAMS_WIDTH = len(HEURISTIC_PARAM_NAMES)
+"""Length of every parameter row passed to :func:`act` (8)."""
 
 
 @njit(cache=True)
-def random_policy(st, player, legal, n_legal, params, rng):
-    """Uniform choice among the legal actions (``params`` unused)."""
-    return legal[rand_below(rng, 0, n_legal)]
+def random_policy(state, player, legal, n_legal, params, rng):
+    """Uniform choice among the legal actions: ``legal[rand_below(rng, 0, n_legal)]``
+    (``params`` unused)."""
+    return legal[chance.rand_below(rng, 0, n_legal)]
 
 
 @njit(cache=True)
-def greedy_policy(st, player, legal, n_legal, params, rng):
+def greedy_policy(state, player, legal, n_legal, params, rng):
     """Rule of thumb "win cheaply, keep strong combinations": play the weakest legal play that
     uses all cards of its number (does not split a group); if every play splits one, the
-    weakest play; pass only when no play is legal (``params`` unused)."""
+    weakest play; pass only when no play is legal (``params`` and ``rng`` unused)."""
     base = HAND + BLOCK * player
     best = legal[0]
     bkey = 1 << 40
@@ -70,7 +71,7 @@ def greedy_policy(st, player, legal, n_legal, params, rng):
         v = a & 15
         k = a >> 4
         key = play_strength(v, k)
-        if st[base + v] != k:
+        if state[base + v] != k:
             key += 1 << 20
         if key < bkey:
             bkey = key
@@ -79,34 +80,34 @@ def greedy_policy(st, player, legal, n_legal, params, rng):
 
 
 @njit(cache=True)
-def heuristic_score(st, player, a, params):
-    """Linear score of action ``a`` for the ``heuristic`` family (see
-    :data:`HEURISTIC_PARAM_NAMES`)."""
-    tv = st[TABLE_NUM]
-    tk = st[TABLE_COUNT]
+def heuristic_score(state, player, a, params):
+    """Linear score (float) of action ``a`` for seat ``player`` in the ``heuristic`` family
+    (weights: :data:`HEURISTIC_PARAM_NAMES`); reads only that seat's hand and the table."""
+    tv = state[TABLE_NUM]
+    tk = state[TABLE_COUNT]
     if a == PASS:
         pts = tk if (tv != 0 and tv != R) else 0
         return params[6] + params[7] * pts
     base = HAND + BLOCK * player
     v = a & 15
     k = a >> 4
-    s = params[0] * k + params[1] * (10 - v) / 9.0 + params[2] * (st[base + v] - k)
+    s = params[0] * k + params[1] * (10 - v) / 9.0 + params[2] * (state[base + v] - k)
     s += params[3] * tk
     if v == R:
         s += params[4]
-    if st[base] == k:
+    if state[base] == k:
         s += params[5]
     return s
 
 
 @njit(cache=True)
-def heuristic_policy(st, player, legal, n_legal, params, rng):
-    """Tunable family: the legal action of highest :func:`heuristic_score` (ties: the earlier
-    legal action)."""
+def heuristic_policy(state, player, legal, n_legal, params, rng):
+    """Tunable family: the legal action of highest :func:`heuristic_score` (ties: the earlier,
+    i.e. smaller, legal action; ``rng`` unused)."""
     best = legal[0]
     bs = -1e300
     for i in range(n_legal):
-        s = heuristic_score(st, player, legal[i], params)
+        s = heuristic_score(state, player, legal[i], params)
         if s > bs:
             bs = s
             best = legal[i]
@@ -114,43 +115,55 @@ def heuristic_policy(st, player, legal, n_legal, params, rng):
 
 
 @njit(cache=True)
-def act(kind, st, player, legal, n_legal, params, rng):
-    """Dispatch to the policy numbered ``kind`` (``RANDOM`` 0, ``GREEDY`` 1, ``HEURISTIC`` 2);
-    returns the chosen action code (an element of ``legal[:n_legal]``)."""
+def act(kind, state, player, legal, n_legal, params, aux, rng):
+    """The action of shipped policy ``kind`` (``RANDOM`` 0, ``GREEDY`` 1, ``HEURISTIC`` 2) for
+    ``player``: one of ``legal[:n_legal]``. ``params``: ``float64 (PARAMS_WIDTH,)``; ``aux``:
+    :func:`make_aux` (unused); ``rng``: the seat's ``int64 (SEAT_WORDS,)`` memory."""
     if kind == RANDOM:
-        return random_policy(st, player, legal, n_legal, params, rng)
+        return random_policy(state, player, legal, n_legal, params, rng)
     if kind == GREEDY:
-        return greedy_policy(st, player, legal, n_legal, params, rng)
-    return heuristic_policy(st, player, legal, n_legal, params, rng)
+        return greedy_policy(state, player, legal, n_legal, params, rng)
+    return heuristic_policy(state, player, legal, n_legal, params, rng)
 
 
-REGISTRY: dict[str, AgentSpec] = {
-    "random": AgentSpec(RANDOM, np.zeros(N_PARAMS), "uniform among legal actions"),
-    "greedy": AgentSpec(GREEDY, np.zeros(N_PARAMS),
-                        "weakest play that keeps groups whole; never passes by choice"),
-    "heuristic": AgentSpec(HEURISTIC, HEURISTIC_DEFAULT.copy(),
-                           "linear score of each play and of passing (8 parameters)"),
-}
-"""Policies by name."""
+def make_aux(config) -> np.ndarray:
+    """Game data of the shipped policies: none (``float64 (0,)``) for ReCURRRing."""
+    return np.zeros(0, dtype=np.float64)
 
 
-class Agent(PolicyAgent):
-    """A named ReCURRRing policy with its parameter vector
-    (:class:`agents.policy_base.PolicyAgent`): ``Agent("greedy")(game, rng)`` returns the
-    action for the current player of a step-API game."""
+POLICY_FUNCTIONS = {"random": random_policy, "greedy": greedy_policy,
+                    "heuristic": heuristic_policy}
+"""Policy name -> compiled policy function (the one signature of :mod:`agents.policy`)."""
 
-    game = "ReCURRRing"
-    registry = REGISTRY
-    n_params = N_PARAMS
-    dispatch = staticmethod(act)
-
-
-def make_agent(name: str, params=None) -> Agent:
-    """The registered policy ``name`` with ``params`` (default: its registry defaults)."""
-    return Agent(name, params)
+SPECS = (
+    PolicySpec("recurring", "random", RANDOM, (), (), "uniform among the legal actions"),
+    PolicySpec("recurring", "greedy", GREEDY, (), (),
+               "weakest play that keeps groups whole; passes only when it must"),
+    PolicySpec("recurring", "heuristic", HEURISTIC, HEURISTIC_DEFAULT, HEURISTIC_PARAM_NAMES,
+               "linear score of each play and of passing (8 tuned weights)"),
+)
+"""The shipped policies (:class:`agents.policy.PolicySpec`), in display order."""
 
 
-def resolve(policies, n_players: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat policies -> (``int64`` kinds (n_players,), ``float64`` params (n_players, 8)); see
-    :meth:`agents.policy_base.PolicyAgent.resolve` (raises ``ValueError`` on bad entries)."""
-    return Agent.resolve(policies, n_players)
+# ---- the leaf value of the search agents (agents.search) ----------------------------------------
+LEAF_VALUE_NAMES = ("points", "hand_card", "emptied", "r_in_hand")
+"""Weights of :func:`leaf_value`: each point scored so far (rules "Scoring"), each card still
+in hand (cards left when the game ends score nothing and a big hand is slow to empty), having
+emptied one's hand (it ends the game and lets one's R cards score), each R card in hand."""
+LEAF_VALUE_DEFAULT = np.array([1.0, 0.25, 2.0, 0.0])
+
+
+@njit(cache=True)
+def leaf_value(s, w, out):
+    """Each seat's value of state ``s`` into ``out`` (``float64 (MAX_PLAYERS,)``), relative
+    to the mean of the seats (a competitive game): the points banked so far (the final points
+    at the end of the game) with the weights :data:`LEAF_VALUE_NAMES`. Reads only public
+    counts (hand sizes, score piles, the R counts of one's own hand are not used)."""
+    n = s[C.N_PLAYERS]
+    for p in range(n):
+        v = w[0] * C.points_of(s, p)
+        if s[C.PHASE] != C.PHASE_OVER:
+            v -= w[1] * s[C.HAND + C.BLOCK * p]
+            v += w[2] * s[C.EMPTIED + p]
+        out[p] = v
+    relative_to_mean(out, n)

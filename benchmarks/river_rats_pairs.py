@@ -18,8 +18,8 @@ import pandas as pd
 
 def main(argv=None) -> int:
     from experiments.io import machine_info
-    from experiments.pairs_cli import _players
-    from experiments.river_rats_pairs import PairsSpec, run_pairs
+    from experiments.cli.pairs import _players
+    from experiments.pairs.job import PairsSpec, run_pairs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per pair and player count")

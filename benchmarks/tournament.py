@@ -1,6 +1,5 @@
 """Tournament throughput (games/s) per game at --jobs 1 and --jobs 2, side by side with the
-engines' own batch simulator (no tournament layer) and, for Rats and ReCURRRing, the step API
-driven from Python.
+one game loop alone (no tournament layer) and the step API driven from Python.
 
 Run: ``python benchmarks/tournament.py [--deals N] [--games rats,recurring,lure,river_rats]``.
 Each tournament is the shipped agents at 4 seats in duplicate format (every table in every seat
@@ -14,10 +13,8 @@ import argparse
 import os
 import time
 
-import numpy as np
-
 from experiments.tournament import run_tournament
-from experiments.tournament_games import AgentRef, get_adapter
+from experiments.tournament.games import AgentRef, get_adapter
 
 
 def _tournament(game, deals, jobs):
@@ -29,41 +26,32 @@ def _tournament(game, deals, jobs):
 
 
 def _engine(game, games):
-    """The engine's own loop on one line-up through the adapter (same kernels)."""
+    """The one game loop on one line-up through the adapter (same kernels)."""
     ad = get_adapter(game)
     cfg = ad.config(4)
     names = list(ad.shipped)[:4]
     names += names[: 4 - len(names)]
     seats = [ad.resolve(AgentRef(f"{n}{i}", n)) for i, n in enumerate(names)]
-    deals = max(1, games // ad.deal_games)
+    per = ad.games_per_deal(cfg)
+    deals = max(1, games // per)
     t0 = time.perf_counter()
     ad.play(cfg, seats, deals, 12345)
-    return deals * ad.deal_games / (time.perf_counter() - t0)
+    return deals * per / (time.perf_counter() - t0)
 
 
 def _step_api(game, n_games):
-    from engines.splitmix import seat_streams, seed_word
+    from agents.loop import play_stepwise
+    from engines import chance
 
-    if game == "rats":
-        from agents.rats import Agent
-        from engines.rats import RatsConfig, new_game
-
-        cfg = RatsConfig(n_players=4)
-    elif game == "recurring":
-        from agents.recurring import Agent
-        from engines.recurring import RecurringConfig, new_game
-
-        cfg = RecurringConfig(n_players=4)
-    else:
-        return float("nan")
-    agents = [Agent(n) for n in ("random", "greedy", "heuristic", "greedy")]
+    ad = get_adapter(game)
+    cfg = ad.config(4)
+    names = list(ad.shipped)[:4]
+    names += names[: 4 - len(names)]
+    if ad.cooperative:
+        names = ["heuristic"] * 4
     t0 = time.perf_counter()
     for i in range(n_games):
-        g = new_game(cfg, 7, i)
-        rngs = seat_streams(np.int64(seed_word(7, i)), 4)
-        while not g.is_terminal():
-            p = g.current_player()
-            g.apply_action(agents[p](g, rngs[p:p + 1]))
+        play_stepwise(cfg, names, chance.word_to_seed(chance.game_seed(chance.as_word(7), i)))
     return n_games / (time.perf_counter() - t0)
 
 

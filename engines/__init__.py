@@ -3,9 +3,13 @@
 - :mod:`engines.cards`  card ids and their text form (shared by the poker-deck games)
 - :mod:`engines.poker`  the best-5-of-N poker evaluator (standard and River Rats rankings)
 - :mod:`engines.dice`   the compiled dice-condition checker and exact catch odds (Lure)
+- :mod:`engines.chance`  the one source of chance (splitmix64 words) of every game and policy
+- :mod:`engines.protocol`  the one game protocol: the kernels every rules core offers, the
+  step-API base class, game records; :mod:`engines.kernels` calls them by game id
 - :mod:`engines.river_rats`, :mod:`engines.lure`, :mod:`engines.rats`,
-  :mod:`engines.recurring`  one compiled rules core per game, with a step API and a batch
-  simulator
+  :mod:`engines.recurring`  one compiled rules core per game (``core``) with its step API
+  (``game``); whole games of compiled policies are played above the engines, by
+  :mod:`agents.loop`
 
 Numba's on-disk cache (``cache=True``) only checks the timestamp of the file a function is
 defined in, so a kernel that inlines code from another module could load stale machine code

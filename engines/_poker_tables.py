@@ -7,7 +7,7 @@ Strength encoding (shared by both rule sets)::
 ``category`` is 0 (high card) .. 8 (straight flush); ``r1..r5`` are ranks 0..12 (2..A) in the
 order that decides ties inside the category (the set's rank first, then kickers high to low).
 Comparing strengths as integers compares hands. Under the River Rats rules
-(``../shared/rules/river_rats.md``, "Hand ranking") a flush and a full house keep only ``r1``
+(``docs/rules/river_rats.md``, "Hand ranking") a flush and a full house keep only ``r1``
 (the highest card, the rank of the three); straights and straight flushes only ever carry
 ``r1``. The River Rats strength is therefore the standard strength with those kicker nibbles
 cleared: a monotone coarsening of the standard order.

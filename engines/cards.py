@@ -1,6 +1,6 @@
 """Card ids and their text form, for the games played with a poker deck.
 
-Convention (``../shared/DESIGN.md``, "Conventions"):
+Convention (one for every poker-deck game of boardlab):
 
 ==========  ===================================================================
 id          ``4 * rank + suit`` for the 52 standard cards; jokers are 52 and 53

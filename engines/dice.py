@@ -1,6 +1,6 @@
 """Compiled dice-condition checker and exact catch probabilities (Lure fish cards).
 
-Implements the catch test of ``../shared/rules/lure.md`` (sections *Fish cards* and *A round*,
+Implements the catch test of ``docs/rules/lure.md`` (sections *Fish cards* and *A round*,
 step 3): a fish is caught when the sum of all dice, special dice and extra-die lures reaches its
 **catch number** and every requirement holds.
 
@@ -37,6 +37,8 @@ from math import factorial
 
 import numpy as np
 from numba import njit
+
+from engines.chance import next_u64
 
 # ---------------------------------------------------------------- condition vector layout
 CN = 0
@@ -714,14 +716,11 @@ def _mc_kernel(conds, n6, spec, extras, lure_flag, n_adjust, need_parity, seed, 
     vals = np.zeros(nd + ne, np.int64)
     counts = np.zeros(MAX_VALUE + 1, np.int64)
     met = np.zeros(ncard, np.bool_)
-    s = np.uint64(seed)
+    words = np.empty(1, np.int64)
+    words[0] = seed
     for _ in range(n):
         for i in range(nd):
-            s += np.uint64(0x9E3779B97F4A7C15)
-            z = s
-            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-            z = z ^ (z >> np.uint64(31))
+            z = np.uint64(next_u64(words, 0))
             roll[i] = 1 + np.int64((z >> np.uint64(11)) % np.uint64(faces[i]))
             lo[i] = 1 - roll[i]
             hi[i] = faces[i] - roll[i]
@@ -746,9 +745,10 @@ def monte_carlo_catch_probabilities(conds, loadout: Loadout, n_samples: int, see
                                     adjust_may_be_unused: bool = True, confidence: float = 0.95):
     """Monte Carlo estimate of :func:`exact_catch_probabilities` with Wilson intervals.
 
-    Samples ``n_samples`` rolls (splitmix64 stream seeded from ``seed``; faces by modulo, bias
-    below 1e-15) and, for adjusts, searches every adjust vector of the roll
-    (:func:`enumerate_deltas`), an implementation independent of the exact ball method.
+    Samples ``n_samples`` rolls (the splitmix64 stream of :mod:`engines.chance` seeded from
+    ``seed``; faces by modulo of the top 53 bits, bias below 1e-15) and, for adjusts,
+    searches every adjust vector of the roll (:func:`enumerate_deltas`), an implementation
+    independent of the exact ball method.
 
     Returns:
         ``(p, low, high)``: three ``float64`` arrays ``(cards,)``.
@@ -756,15 +756,26 @@ def monte_carlo_catch_probabilities(conds, loadout: Loadout, n_samples: int, see
     Raises:
         ValueError: malformed input or ``n_samples < 1``.
     """
-    from experiments.stats import wilson_interval
-
     if int(n_samples) < 1:
         raise ValueError(f"n_samples = {n_samples!r}; expected >= 1")
     conds = _as_conds(conds)
     hits = np.zeros(conds.shape[0], np.int64)
-    seed64 = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
+    seed64 = np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0]
     _mc_kernel(conds, int(loadout.n_d6), loadout.spec, np.array(loadout.extras, np.int64),
                loadout.lure_used, int(loadout.n_adjust), not adjust_may_be_unused,
-               np.uint64(seed64), int(n_samples), hits)
-    low, high = wilson_interval(hits, int(n_samples), confidence)
+               seed64, int(n_samples), hits)
+    low, high = _wilson(hits, int(n_samples), confidence)
     return hits / n_samples, low, high
+
+
+def _wilson(k, n: int, confidence: float):
+    """Wilson score interval of ``k`` successes in ``n`` trials (Wilson, 1927; the formula of
+    :func:`experiments.stats.wilson_interval`, kept here so the engines import nothing above
+    them)."""
+    from scipy.stats import norm
+
+    z = norm.ppf(0.5 + confidence / 2)
+    p = np.asarray(k, np.float64) / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)

@@ -1,6 +1,6 @@
 """Plain-Python reference of the Lure catch test (a slow, obvious oracle for :mod:`engines.dice`).
 
-Implements the requirement table of ``../shared/rules/lure.md`` (*Fish cards*) literally, and
+Implements the requirement table of ``docs/rules/lure.md`` (*Fish cards*) literally, and
 exact probabilities by brute force over every ordered outcome of every die (``itertools
 .product``) and, for adjust lures, over every sequence of single-face steps (each adjust
 moves one die by +-1 within its faces, or, when allowed, is left unused).

@@ -7,7 +7,7 @@ rules. Its layout (see :mod:`engines._poker_tables`)::
 
 with ``category`` 0..8 (:data:`CATEGORY_NAMES`) and the ranks 0..12 (2..A) that break ties in
 order. ``rules="standard"`` is ordinary poker with all kickers (7,462 classes of 5-card hands);
-``rules="river_rats"`` is the ranking of ``../shared/rules/river_rats.md`` ("Hand ranking":
+``rules="river_rats"`` is the ranking of ``docs/rules/river_rats.md`` ("Hand ranking":
 flushes by their highest card, full houses by the three only; 6,050 classes), obtained from the
 standard strength by clearing the ignored kickers, so it is a coarsening of the standard order.
 
@@ -157,7 +157,7 @@ def eval_hand(cards, n, rules):
     ids 0..53 (52 and 53 are wild jokers); ``n >= 5`` (any size up to 54). ``rules``:
     :data:`RULES_STANDARD` or :data:`RULES_RIVER_RATS`. Returns an ``int32``-range int, higher
     is stronger. No validation: callers guarantee valid input (:func:`evaluate` validates).
-    Implements ``../shared/rules/river_rats.md`` "Hand ranking" for ``RULES_RIVER_RATS``.
+    Implements ``docs/rules/river_rats.md`` "Hand ranking" for ``RULES_RIVER_RATS``.
     """
     key = SUIT_BIAS
     smask = 0
@@ -259,7 +259,7 @@ def evaluate(hands, rules: str = "standard") -> np.ndarray:
     ``hands``: integer array of shape ``(n, k)`` (or ``(k,)`` for one hand) of card ids 0..53,
     ``-1`` marking an empty slot; each row holds 5 to 10 real cards, distinct, at most 2 of them
     jokers (52, 53; wild). ``rules``: ``"standard"`` (all kickers) or ``"river_rats"``
-    (``../shared/rules/river_rats.md``, "Hand ranking").
+    (``docs/rules/river_rats.md``, "Hand ranking").
 
     Returns ``np.ndarray`` of dtype ``int32`` and shape ``(n,)``: higher is stronger, equal is a
     tie. Raises ``ValueError`` naming the row and the reason for a card id out of range, a

@@ -4,7 +4,7 @@
 Brute force: every way to turn the jokers into distinct cards not in the hand, every 5-card
 subset, each 5-card hand ranked by counting ranks and suits. Strengths use the same packed
 encoding as :mod:`engines.poker` (``category << 20`` then the deciding ranks, 4 bits each),
-and the River Rats ranking (``../shared/rules/river_rats.md``, "Hand ranking") keeps only the
+and the River Rats ranking (``docs/rules/river_rats.md``, "Hand ranking") keeps only the
 highest card of a flush and the three of a full house.
 """
 

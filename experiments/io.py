@@ -1,5 +1,5 @@
-"""Atomic file writes and the metadata every result file carries (``../shared/DESIGN.md``,
-"Experiments")."""
+"""Atomic file writes (temporary file + rename) and the metadata every result file carries
+(code version, machine, time)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ player count, an agent line-up, ...) and a **batch function**::
 
 that plays ``n_games`` games of ``cell`` and returns **integer sums** (``"games"`` and the
 success count named by ``success_key`` at least; any other counts or sums, scalars or int
-arrays of a fixed shape). The runner (``../shared/DESIGN.md``, "Experiments"):
+arrays of a fixed shape). The runner:
 
 - splits each cell's games into batches of ``batch_size`` (the last one may be shorter); batch
   ``b`` of *every* cell gets the seed ``SeedSequence(seed, spawn_key=(b,))``, the ``b``-th child

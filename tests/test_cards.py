@@ -1,4 +1,4 @@
-"""Card ids and text (engines.cards; ../shared/DESIGN.md "Conventions")."""
+"""Card ids and text (engines.cards: the card convention of every poker-deck game)."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 """The best-5-of-N evaluator (engines.poker) against published counts, a plain-Python
 reference (engines.poker_reference), phevaluator, and the River Rats ranking
-(../shared/rules/river_rats.md, "Hand ranking")."""
+(docs/rules/river_rats.md, "Hand ranking")."""
 
 from itertools import combinations
 

@@ -1,28 +1,21 @@
-"""Lure (Allplay, 2024): fish decks as data, the rules core, the two doors.
+"""Lure (Allplay, 2024) on the one game protocol of :mod:`engines.protocol`.
 
 * :mod:`engines.lure.decks`: the fish-deck file format, loader and default deck;
-* :mod:`engines.lure.config`: :class:`LureConfig` (every [decision] of the rules file);
-* :mod:`engines.lure.core`: compiled kernels over the flat state (the rules);
-* :mod:`engines.lure.game`: door 1, the step API :class:`LureGame` and JSON records;
-* :mod:`engines.lure.batch`: door 2, the compiled :func:`play_batch`.
+* :mod:`engines.lure.config`: :class:`LureConfig` (every [decision] of the rules file, and the
+  deck);
+* :mod:`engines.lure.core`: the compiled kernels over the flat state (the rules, the action
+  table, observation and determinization);
+* :mod:`engines.lure.game`: door 1, the step API :class:`LureGame`.
 
-Rules: ``../shared/rules/lure.md``.
+Whole games of compiled policies (door 2) are played by :func:`agents.loop.play_batch`.
+Rules: ``docs/rules/lure.md``.
 """
 
+from engines.lure import core
 from engines.lure.config import LureConfig
 from engines.lure.decks import Deck, default_deck, load_deck
+from engines.lure.game import LureGame, new_game
+from engines.protocol import replay
 
-__all__ = ["LureConfig", "Deck", "default_deck", "load_deck", "LureGame", "play_batch",
-           "simulate"]
-
-
-def __getattr__(name):
-    if name == "LureGame":
-        from engines.lure.game import LureGame
-
-        return LureGame
-    if name in ("play_batch", "simulate"):
-        from engines.lure import batch
-
-        return getattr(batch, name)
-    raise AttributeError(name)
+__all__ = ["LureConfig", "LureGame", "new_game", "replay", "core", "Deck", "default_deck",
+           "load_deck"]

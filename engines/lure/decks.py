@@ -31,7 +31,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +60,7 @@ _FALSE = {"", "0", "no", "false", "n"}
 _ID_RE = re.compile(r"^[A-Za-z0-9_\-]+$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Deck:
     """A validated fish deck.
 
@@ -71,6 +71,11 @@ class Deck:
         conds: ``int64`` ``(cards, dice.COND_LEN)`` compiled conditions (:mod:`engines.dice`).
         info: ``int64`` ``(cards, INFO_LEN)``: points, splash (0 none, 1 fish+, 2 lure),
             trophy (0/1), set (0 base, 1 deep_waters).
+
+    Two decks are equal when their cards are (:meth:`sha256` and the names; the ``source`` is
+    not compared), and equal decks hash alike, so a :class:`engines.lure.config.LureConfig`
+    holding a deck is hashable and compares by content. Treat the arrays as read-only (the
+    hash is computed once, at construction).
     """
 
     source: str
@@ -79,9 +84,28 @@ class Deck:
     requirements: tuple[tuple[str, ...], ...]
     conds: np.ndarray
     info: np.ndarray
+    _sha: str = field(default="", init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        h = hashlib.sha256()
+        h.update(np.ascontiguousarray(self.conds, np.int64).tobytes())
+        h.update(np.ascontiguousarray(self.info, np.int64).tobytes())
+        h.update("|".join(self.ids).encode())
+        object.__setattr__(self, "_sha", h.hexdigest())
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Deck):
+            return NotImplemented
+        return self._sha == other._sha and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(self._sha)
+
+    def __repr__(self) -> str:
+        return f"Deck(source={self.source!r}, cards={len(self)}, sha256={self._sha[:16]})"
 
     @property
     def points(self) -> np.ndarray:
@@ -121,12 +145,9 @@ class Deck:
         return out
 
     def sha256(self) -> str:
-        """Hash of the card content (not of comments or formatting): identifies a deck."""
-        h = hashlib.sha256()
-        h.update(self.conds.tobytes())
-        h.update(self.info.tobytes())
-        h.update("|".join(self.ids).encode())
-        return h.hexdigest()
+        """Hash of the card content (not of comments or formatting): identifies a deck (hex
+        ``str``, computed once)."""
+        return self._sha
 
 
 def parse_requirements(text: str) -> tuple[str, ...]:

@@ -1,83 +1,102 @@
-"""Door 1: the step API of Lure (:class:`LureGame`), action text, observations, JSON records.
+"""Door 1 of Lure: the step API :class:`LureGame` (a :class:`engines.protocol.GameState`).
 
 Thin Python over the compiled kernels of :mod:`engines.lure.core` (the only copy of the rules,
-``../shared/rules/lure.md``). ``LureGame(config, deck, seed, game_index=g)`` plays exactly game
-``g`` of :func:`engines.lure.batch.play_batch` with the same ``seed`` when driven by the same
-agents (:class:`agents.lure.Agent`).
+``docs/rules/lure.md``). ``LureGame(config, seed)`` with the game's seed (``0 ..
+2**64-1``) plays exactly game ``g`` of :func:`agents.loop.play_batch` whose ``seed`` column is
+that seed, when driven by the same policies (:class:`agents.policy.Agent`); records replay with
+:func:`engines.protocol.replay` (the config, deck included, is in the record).
 
-Action text:
-
-* cast: ``"cast 3d6 d12"``, ``"cast 2d6 d20 lures adjust*2 x3 boost"``, ``"cast nothing"``;
-* adjust: ``"adjust d6#2+1 d20-1"`` (d6 slots are numbered 1..5 in the order of the roll),
-  ``"adjust none"``.
+Action text (one small decision; the table is in :mod:`engines.lure.core`): ``"3d6"``,
+``"special d12+d20"`` / ``"special none"``, ``"lure x3"`` / ``"lure adjust"`` / ``"lure
+boost"``, ``"finish cast"``, ``"d6#2+1"`` / ``"d20-1"``, ``"stop adjusting"``. Short forms:
+``"d12 d20"``, ``"none"`` (no special die, or stop adjusting), ``"x3"``, ``"boost"``,
+``"finish"``, ``"stop"``. Text starting with ``cast`` or ``adjust`` is a whole *move* of several
+decisions: :meth:`LureGame.parse_move` reads ``"cast 2d6 d20 lures adjust*2 x3 boost"`` or
+``"adjust d6#1+2 d20-1"`` (the texts of the previous one-action encoding) into its decisions.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 import re
-from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from engines import dice
 from engines.lure import core as K
 from engines.lure import decks as D
 from engines.lure.config import LURE_KINDS, LureConfig
+from engines.protocol import GameState
 
-RECORD_FORMAT = "boardlab.lure.record"
-RECORD_VERSION = 1
+__all__ = ["LureGame", "STATE_CLASS", "new_game", "finish_frame", "card_outcomes",
+           "SLOT_NAMES", "SPECIAL_NAMES"]
+
 SLOT_NAMES = ("d6#1", "d6#2", "d6#3", "d6#4", "d6#5", "d12", "d20", "d4")
 SPECIAL_NAMES = ("d12", "d20", "d4")
 _PHASES = {K.PH_CAST: "cast", K.PH_ADJUST: "adjust", K.PH_END: "end"}
+_CAST_STEPS = ("number of d6", "special dice", "lures (or finish)", "done")
+_KIND_ALIASES = {"adj": "adjust", "adjusts": "adjust", "boosts": "boost"}
+_SKIP_WORDS = {"cast", "lures", "lure", "+", "with", "and", "nothing", "finish", "done"}
+_STOP_WORDS = {"none", "stop", "skip", "unused"}
+
+RULES_SUMMARY = """\
+Lure (Allplay, 2024), 2-5 players: fish cards with a catch number and requirements.
+Each round: 1. Splash: reveal 3 fish (2 with 2-3 players) next to those left over; a fish+ icon
+reveals one more, a lure icon makes every player draw a lure token. Emptying the deck makes
+this the final round. 2. Cast, secretly and at once: any of your five d6 and your special dice
+(d12, d20; Deep Waters also a d4; a special die rolled last round rests), and any of your lure
+tokens: adjust (+-1 on one die after rolling, never past a face), extra die 1..6 (counts as a
+die showing that value, not for turn order), boost (kept for 2 points if you catch anything).
+3. Fish: fewest dice first, equal counts together: roll, adjust, then catch EVERY fish whose
+catch number (the sum) and requirements (pair, distinct, has:V, lure, no_lure, odd, even,
+special2) you meet; together, the lower sum takes a fish, equal sums leave it; a stubborn fish
+goes at the round's end to the last player who met it. Caught nothing: draw a lure.
+End: fish points + 2 per kept boost (+5 for the most trophies in Deep Waters); the highest
+score wins, ties to fewer fish, then shared.
+Here a cast is several decisions: '2d6', 'special d12', 'lure x3' ..., 'finish cast' (or the
+whole move 'cast 2d6 d12 lures x3'); an adjust is one decision per adjust lure: 'd6#1+1' ...,
+'stop adjusting' (or the whole move 'adjust d6#1+1 d20-1')."""
 
 
-class LureGame:
-    """One game of Lure, step by step.
+def _action_text(a: int) -> str:
+    if a < K.A_SPECIAL:
+        return f"{a}d6"
+    if a < K.A_LURE:
+        m = a - K.A_SPECIAL
+        names = [SPECIAL_NAMES[i] for i in range(3) if m & (1 << i)]
+        return "special " + ("+".join(names) if names else "none")
+    if a < K.A_FINISH:
+        return f"lure {LURE_KINDS[a - K.A_LURE]}"
+    if a == K.A_FINISH:
+        return "finish cast"
+    if a < K.A_STOP:
+        t = (a - K.A_ADJUST) >> 1
+        return f"{SLOT_NAMES[t]}{'+1' if (a - K.A_ADJUST) % 2 == 0 else '-1'}"
+    return "stop adjusting"
 
-    Args:
-        config: :class:`LureConfig` (default: 4 players, base game).
-        deck: :class:`engines.lure.decks.Deck` (default: the reconstruction).
-        seed: int >= 0 or ``numpy.random.SeedSequence`` (as in ``play_batch``).
-        game_index: which game of that seed's sequence to play.
-        game_seed: the uint64 game seed itself (overrides ``seed``/``game_index``; used by
-            replays).
 
-    Raises:
-        ValueError: bad config, seed or index.
-    """
+ACTION_TEXTS = tuple(_action_text(a) for a in range(K.NUM_DISTINCT_ACTIONS))
+"""Text of every action id (Lure's texts do not depend on the state)."""
 
-    def __init__(self, config: LureConfig | None = None, deck: D.Deck | None = None, seed=0,
-                 game_index: int = 0, *, game_seed: int | None = None):
-        from engines.lure.batch import base_word
 
-        self.config = config if config is not None else LureConfig()
-        if not isinstance(self.config, LureConfig):
-            raise ValueError(f"config must be a LureConfig; got {type(self.config).__name__}")
-        self.deck = deck if deck is not None else D.default_deck()
-        if int(game_index) < 0:
-            raise ValueError(f"game_index = {game_index!r}; expected >= 0")
-        self.seed = seed
-        self.game_index = int(game_index)
-        if game_seed is None:
-            game_seed = int(K.game_seed(np.uint64(base_word(seed)), self.game_index))
-        self.game_seed = int(game_seed)
-        self.cfg = self.config.to_array()
-        self.state = np.zeros(K.STATE_LEN, np.int64)
-        self.work = np.zeros(K.WORK_LEN, np.int64)
-        K.init_state(self.state, self.cfg, self.deck.conds, self.deck.info,
-                     np.uint64(self.game_seed))
-        self.policy_rng = np.array(
-            [K.policy_seed(np.uint64(self.game_seed), p) for p in range(self.config.n_players)],
-            np.uint64).view(np.int64)
-        self.history: list[tuple[int, int]] = []
+class LureGame(GameState):
+    """One game of Lure behind the step API (:class:`engines.protocol.GameState`).
 
-    # ------------------------------------------------------------ basic protocol
+    ``LureGame(config=None, seed=0)``: ``config`` a :class:`LureConfig` (deck included), a
+    dict of its fields or None (4 players, base game); ``seed`` in ``0 .. 2**64-1``. Raises
+    ``ValueError`` for a bad config or seed. Besides the protocol methods: :attr:`phase`,
+    :attr:`round`, :attr:`deck`, :meth:`scores`, :meth:`caught`, :meth:`fish_on_table`,
+    :meth:`parse_move` and :meth:`play_move` (a whole cast or adjust as text)."""
+
+    game_name = "lure"
+    config_class = LureConfig
+    core = K
+    rules_summary = RULES_SUMMARY
+
+    # ---- game facts ----------------------------------------------------------------------
     @property
-    def n_players(self) -> int:
-        """Number of players."""
-        return self.config.n_players
+    def deck(self) -> D.Deck:
+        """The fish deck of this game (``config.deck``)."""
+        return self.config.deck
 
     @property
     def phase(self) -> str:
@@ -89,160 +108,99 @@ class LureGame:
         """Current round (1-based)."""
         return int(self.state[K.H_ROUND])
 
-    def current_player(self) -> int:
-        """Seat of the player to decide, -1 when the game is over."""
-        return int(self.state[K.H_CUR])
-
-    def is_terminal(self) -> bool:
-        """True after the final round has been scored."""
-        return int(self.state[K.H_PHASE]) == K.PH_END
-
     def _pb(self, p: int) -> int:
         return K.PB + p * K.PSTRIDE
 
-    def scores(self) -> np.ndarray:
-        """int64 ``(n_players,)`` final scores (raises ``ValueError`` before the end)."""
+    def scores(self) -> list[int]:
+        """Final scores, one int per seat. Raises ``ValueError`` before the end."""
         if not self.is_terminal():
             raise ValueError("scores are known only at the end of the game")
-        return np.array([self.state[self._pb(p) + K.P_SCORE] for p in range(self.n_players)])
+        return [int(self.state[self._pb(p) + K.P_SCORE]) for p in range(self.n_players)]
 
-    def returns(self) -> np.ndarray:
-        """float64 ``(n_players,)``: 1/k for each of the k winners, 0 otherwise (0s before the end).
+    def fish_on_table(self) -> list[str]:
+        """Ids of the fish on the table, in reveal order."""
+        n = int(self.state[K.H_NTABLE])
+        return [self.deck.ids[int(c)] for c in self.state[K.TABLE:K.TABLE + n]]
 
-        Rules *End and scoring*: highest score; ties to fewer fish; remaining ties shared.
-        """
-        if not self.is_terminal():
-            return np.zeros(self.n_players)
-        w = np.array([self.state[self._pb(p) + K.P_WIN] for p in range(self.n_players)], float)
-        return w / w.sum()
+    def caught(self, p: int) -> list[str]:
+        """Ids of the fish seat ``p`` has caught (deck order). Raises ``ValueError`` for a bad
+        seat."""
+        p = self._check_player(p)
+        loc = self.state[K.LOC:K.LOC + len(self.deck)]
+        return [self.deck.ids[c] for c in np.flatnonzero(loc == K.LOC_CAUGHT + p)]
 
-    def clone(self) -> LureGame:
-        """Independent copy (state, chance stream, policy streams and history)."""
-        g = object.__new__(LureGame)
-        g.__dict__.update(self.__dict__)
-        g.state = self.state.copy()
-        g.work = np.zeros(K.WORK_LEN, np.int64)
-        g.policy_rng = self.policy_rng.copy()
-        g.history = list(self.history)
-        return g
+    # ---- text of actions -----------------------------------------------------------------
+    def _action_text(self, action: int) -> str:
+        return ACTION_TEXTS[action]
 
-    # ------------------------------------------------------------ actions
-    def legal_actions(self) -> list[int]:
-        """Every legal action of the player to decide, ascending (``[]`` at the end).
+    def _parse_action(self, text: str) -> int | None:
+        """Short forms of one decision: ``d12 d20`` / ``d12+d20`` / ``none`` (special dice),
+        ``x3`` / ``adjust`` / ``boost`` (a lure), ``finish`` / ``done``, ``d6#2+`` (a step),
+        ``stop`` / ``none`` (stop adjusting). Text starting with ``cast`` or ``adjust`` is a
+        whole move (:meth:`parse_move`), never one decision."""
+        t = " ".join(text.strip().lower().split())
+        if self.is_terminal() or t.startswith(("cast", "adjust ")):
+            return None
+        if self.phase == "adjust":
+            if t in _STOP_WORDS:
+                return K.A_STOP
+            m = re.fullmatch(r"(d6#[1-5]|d12|d20|d4) ?([+-])1?", t)
+            if m:
+                s = SLOT_NAMES.index(m.group(1))
+                return K.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
+            return None
+        step = int(self.state[self._pb(self.current_player()) + K.P_CSTEP])
+        if step == K.CS_SPECIAL:
+            words = [w for w in re.split(r"[\s,+]+", t) if w and w != "special"]
+            if words in (["none"], ["nothing"]):
+                return K.A_SPECIAL
+            if words and all(w in SPECIAL_NAMES for w in words):
+                return K.A_SPECIAL + sum(1 << SPECIAL_NAMES.index(w) for w in set(words))
+            return None
+        if step != K.CS_LURES:
+            return None
+        if t in ("finish", "done", "end"):
+            return K.A_FINISH
+        w = t.removeprefix("lure ").strip()
+        w = _KIND_ALIASES.get(w, w)
+        if w in LURE_KINDS:
+            return K.A_LURE + LURE_KINDS.index(w)
+        return None
 
-        Casts: all (d6 count x available special dice x tokens per kind held); the list grows
-        as the product of (tokens held per kind + 1). Adjusts: every delta vector of at most as
-        many steps as adjusts played (with the parity rule when adjusts must be used).
-        """
+    # ---- whole moves ---------------------------------------------------------------------
+    def parse_move(self, text: str) -> list[int]:
+        """The decisions of one whole move given as text, validated on a clone.
+
+        In the cast phase: ``"cast 2d6 d20 lures adjust*2 x3 boost"`` (``"cast nothing"``)
+        -> the remaining decisions of the current player's cast (d6, special dice, the lures in
+        kind order, finish). In the adjust phase: ``"adjust d6#1+2 d20-1"`` -> one decision per
+        step, then ``adjust stop`` for adjusts left unused (or, when adjusts must be used, pairs
+        of opposite steps; ``"adjust none"`` uses none). Raises a one-line ``ValueError``
+        naming the text when it is not a legal move; nothing changes."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"bad move {text!r}: expected text such as 'cast 2d6 d12 lures x3' "
+                             f"or 'adjust d6#1+1'")
         if self.is_terminal():
-            return []
-        p = self.current_player()
-        b = self._pb(p)
-        if self.phase == "cast":
-            avail = int(K.available_specials(self.state, p))
-            specs = [s for s in range(8) if not s & ~avail]
-            held = [range(int(self.state[b + K.P_HELD + k]) + 1) for k in range(K.NK)]
-            out = []
-            for counts in itertools.product(*held):
-                lure = sum(int(c) << (6 + 5 * k) for k, c in enumerate(counts))
-                for spec in specs:
-                    for n6 in range(6):
-                        out.append(n6 | (spec << 3) | lure)
-            return sorted(out)
-        slots = [s for s in range(K.NSLOT) if self.state[b + K.P_RAW + s] >= 0]
-        raw = [int(self.state[b + K.P_RAW + s]) for s in slots]
-        k = int(self.state[b + K.P_CAST + K.K_ADJ])
-        lo = np.array([1 - v for v in raw], np.int64)
-        hi = np.array([int(K.SLOT_FACES[s]) - v for s, v in zip(slots, raw, strict=True)],
-                      np.int64)
-        size = int(np.prod([min(2 * k + 1, h - lo_ + 1)
-                            for lo_, h in zip(lo, hi, strict=True)] or [1]))
-        buf = np.zeros((size, max(len(slots), 1)), np.int64)
-        need = (not self.config.adjust_may_be_unused) and len(slots) > 0
-        n = dice.enumerate_deltas(lo, hi, len(slots), k, need, buf)
-        out = []
-        for t in range(n):
-            delta = np.zeros(K.NSLOT, np.int64)
-            for i, s in enumerate(slots):
-                delta[s] = buf[t, i]
-            out.append(int(K.encode_adjust(delta)))
-        return sorted(out)
-
-    def apply_action(self, action) -> None:
-        """Apply an action (int, or text as :meth:`string_to_action` reads).
-
-        Raises:
-            ValueError: the action is illegal (the message names it and the rule); nothing
-                changes.
-        """
-        if isinstance(action, str):
-            action = self.string_to_action(action)
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"action {action!r} must be an int or a text action")
-        a = int(action)
-        err = int(K.check_action(self.state, self.cfg, a)) if 0 <= a < 2**62 else K.E_BITS
-        if err != K.E_OK:
-            what = self._safe_text(a)
-            raise ValueError(f"illegal action {a} ({what}) for player {self.current_player()} "
-                             f"in phase {self.phase!r}: {K.ERROR_TEXT[err]}")
-        p = self.current_player()
-        K.apply_action(self.state, self.cfg, self.deck.conds, self.deck.info, a, self.work)
-        self.history.append((p, a))
-
-    def _safe_text(self, a: int) -> str:
-        try:
-            return self.action_to_string(a)
-        except ValueError:
-            return "?"
-
-    def action_to_string(self, action: int, phase: str | None = None) -> str:
-        """Text of an action in ``phase`` (default: the current phase)."""
-        phase = phase or self.phase
-        a = int(action)
-        if a < 0:
-            raise ValueError(f"action {a} is negative")
-        if phase == "cast":
-            parts = [f"{a & 7}d6"] if a & 7 else []
-            parts += [SPECIAL_NAMES[i] for i in range(3) if (a >> 3) & (1 << i)]
-            lures = []
-            for k in range(K.NK):
-                n = (a >> (6 + 5 * k)) & 31
-                if n:
-                    lures.append(LURE_KINDS[k] + (f"*{n}" if n > 1 else ""))
-            text = "cast " + (" ".join(parts) if parts else "nothing")
-            return text + (" lures " + " ".join(lures) if lures else "")
-        if phase == "adjust":
-            delta = np.zeros(K.NSLOT, np.int64)
-            K.decode_adjust(a, delta)
-            moves = [f"{SLOT_NAMES[s]}{int(d):+d}" for s, d in enumerate(delta) if d]
-            return "adjust " + (" ".join(moves) if moves else "none")
-        raise ValueError(f"no actions in phase {phase!r}")
-
-    def string_to_action(self, text: str) -> int:
-        """Parse action text (see the module docstring) for the current phase.
-
-        Raises:
-            ValueError: unreadable text, naming the bad token.
-        """
+            raise ValueError(f"bad move {text!r}: the game is over")
         toks = [t for t in re.split(r"[\s,]+", text.strip().lower()) if t]
-        if not toks:
-            raise ValueError("empty action text")
-        if self.phase == "adjust" or toks[0] == "adjust":
-            delta = np.zeros(K.NSLOT, np.int64)
-            for t in toks:
-                if t in ("adjust", "none"):
-                    continue
-                m = re.fullmatch(r"(d6#[1-5]|d12|d20|d4)([+-]\d+)", t)
-                if not m:
-                    raise ValueError(f"adjust token {t!r}; expected e.g. 'd6#2+1' or 'd20-1'")
-                delta[SLOT_NAMES.index(m.group(1))] += int(m.group(2))
-            if np.any(np.abs(delta) > 31):
-                raise ValueError(f"adjust {text!r} moves a die more than 31 faces")
-            return int(K.encode_adjust(delta))
-        n6, spec = 0, 0
+        if self.phase == "adjust":
+            acts = self._adjust_move(text, toks)
+        else:
+            acts = self._cast_move(text, toks)
+        g = self.clone()
+        for a in acts:
+            if a not in g.legal_actions():
+                raise ValueError(f"bad move {text!r}: {ACTION_TEXTS[a]!r} is not legal then "
+                                 f"(legal: {', '.join(t for _, t in g.legal_action_texts())})")
+            g.core.apply_action(g.state, a)
+        return acts
+
+    def _cast_move(self, text: str, toks: list[str]) -> list[int]:
+        n6, spec = None, 0
+        spec_named = False
         counts = [0] * K.NK
         for t in toks:
-            if t in ("cast", "lures", "lure", "+", "nothing"):
+            if t in _SKIP_WORDS or t in ("special", "none"):
                 continue
             m = re.fullmatch(r"([0-5])d6", t)
             if m:
@@ -250,60 +208,190 @@ class LureGame:
                 continue
             if t in SPECIAL_NAMES:
                 spec |= 1 << SPECIAL_NAMES.index(t)
+                spec_named = True
                 continue
-            m = re.fullmatch(r"(adjust|adj|x[1-6]|boost)(?:\*(\d+))?", t)
-            if not m:
-                raise ValueError(f"cast token {t!r}; expected Nd6, d12, d20, d4, adjust, x1..x6 "
-                                 f"or boost (optionally *N)")
-            kind = "adjust" if m.group(1) == "adj" else m.group(1)
+            m = re.fullmatch(r"([a-z0-9]+)(?:\*(\d+))?", t)
+            kind = _KIND_ALIASES.get(m.group(1), m.group(1)) if m else None
+            if kind not in LURE_KINDS:
+                raise ValueError(f"bad move {text!r}: cast token {t!r}; expected Nd6 (N 0..5), "
+                                 f"d12, d20, d4, adjust, x1..x6 or boost (optionally *N)")
             counts[LURE_KINDS.index(kind)] += int(m.group(2) or 1)
-        if any(c > 31 for c in counts):
-            raise ValueError(f"cast {text!r} plays more than 31 tokens of a kind")
-        return int(K.encode_cast(n6, spec, np.array(counts, np.int64)))
+        p = self.current_player()
+        step = int(self.state[self._pb(p) + K.P_CSTEP])
+        acts = []
+        if step == K.CS_D6:
+            acts.append(K.A_CAST_D6 + (n6 or 0))
+        elif n6 is not None:
+            raise ValueError(f"bad move {text!r}: the d6 of this cast are already chosen")
+        if step <= K.CS_SPECIAL:
+            acts.append(K.A_SPECIAL + spec)
+        elif spec_named:
+            raise ValueError(f"bad move {text!r}: the special dice of this cast are already "
+                             f"chosen")
+        for k in range(K.NK):
+            acts += [K.A_LURE + k] * counts[k]
+        acts.append(K.A_FINISH)
+        return acts
 
-    # ------------------------------------------------------------ views
-    def table(self) -> list[str]:
-        """Ids of the fish on the table, in reveal order."""
-        n = int(self.state[K.H_NTABLE])
-        return [self.deck.ids[int(c)] for c in self.state[K.TABLE:K.TABLE + n]]
+    def _adjust_move(self, text: str, toks: list[str]) -> list[int]:
+        b = self._pb(self.current_player())
+        left = int(self.state[b + K.P_ADJ_LEFT])
+        acts = []
+        for t in toks:
+            if t == "adjust" or t in _STOP_WORDS:
+                continue
+            m = re.fullmatch(r"(d6#[1-5]|d12|d20|d4)([+-])(\d+)", t)
+            if not m:
+                raise ValueError(f"bad move {text!r}: adjust token {t!r}; expected e.g. "
+                                 f"'d6#2+1' or 'd20-2', or 'none'")
+            s = SLOT_NAMES.index(m.group(1))
+            a = K.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
+            acts += [a] * int(m.group(3))
+        if len(acts) > left:
+            raise ValueError(f"bad move {text!r}: {len(acts)} adjust steps but only {left} "
+                             f"adjust lures to use")
+        rest = left - len(acts)
+        if rest:
+            if self.config.adjust_may_be_unused:
+                acts.append(K.A_STOP)
+            elif rest % 2:
+                raise ValueError(f"bad move {text!r}: every adjust must move a die "
+                                 f"(adjust_may_be_unused is False) and {rest} would be left")
+            else:
+                dice = [int(self.state[b + K.P_DICE + s]) for s in range(K.NSLOT)]
+                for a in acts:
+                    s = (a - K.A_ADJUST) >> 1
+                    dice[s] += 1 if (a - K.A_ADJUST) % 2 == 0 else -1
+                s = next(s for s in range(K.NSLOT) if self.state[b + K.P_RAW + s] >= 0)
+                up = dice[s] < int(K.SLOT_FACES[s])
+                away = K.A_ADJUST + 2 * s + (0 if up else 1)
+                back = K.A_ADJUST + 2 * s + (1 if up else 0)
+                acts += [away, back] * (rest // 2)
+        return acts
 
-    def caught(self, p: int) -> list[str]:
-        """Ids of the fish player ``p`` has caught."""
-        loc = self.state[K.LOC:K.LOC + len(self.deck)]
-        return [self.deck.ids[c] for c in np.flatnonzero(loc == K.LOC_CAUGHT + p)]
+    def play_move(self, text: str) -> list[int]:
+        """Apply :meth:`parse_move` ``(text)``; returns the actions applied. Raises
+        ``ValueError`` (nothing changes) when ``text`` is not a legal move."""
+        acts = self.parse_move(text)
+        for a in acts:
+            self.apply_action(a)
+        return acts
 
-    def observation_array(self, player: int) -> np.ndarray:
-        """The state as ``player`` sees it (int64 ``(STATE_LEN,)``, hidden fields -1)."""
-        self._check_player(player)
-        return K.observe(self.state, int(player), np.zeros(K.STATE_LEN, np.int64))
+    # ---- views ---------------------------------------------------------------------------
+    def _view(self, viewer) -> np.ndarray:
+        if viewer is None:
+            return self.state
+        p = self._check_player(viewer)
+        out = np.zeros(K.OBS_SIZE, np.int64)
+        K.observe(self.state, p, out)
+        return out
 
-    def _check_player(self, player):
-        if not isinstance(player, (int, np.integer)) or not 0 <= player < self.n_players:
-            raise ValueError(f"player {player!r}; expected 0..{self.n_players - 1}")
+    def _card_text(self, c: int) -> str:
+        d = self.deck
+        req = d.requirement_text(c)
+        extra = []
+        if d.info[c, D.I_SPLASH]:
+            extra.append(D.SPLASH_NAMES[d.info[c, D.I_SPLASH]])
+        if d.info[c, D.I_TROPHY]:
+            extra.append("trophy")
+        return (f"{d.ids[c]}[{int(d.catch_numbers[c])}{' ' + req if req else ''}: "
+                f"{int(d.points[c])}pt{' ' + ' '.join(extra) if extra else ''}]")
+
+    @staticmethod
+    def _cast_text(o, b) -> str:
+        parts = [f"{int(o[b + K.P_N6])}d6"] if o[b + K.P_N6] else []
+        parts += [SPECIAL_NAMES[i] for i in range(3) if o[b + K.P_SPEC] & (1 << i)]
+        lures = [LURE_KINDS[k] + (f"*{int(o[b + K.P_CAST + k])}" if o[b + K.P_CAST + k] > 1
+                                   else "") for k in range(K.NK) if o[b + K.P_CAST + k] > 0]
+        text = " ".join(parts) if parts else "no dice"
+        return text + (" lures " + " ".join(lures) if lures else "")
+
+    def table(self, viewer: int | None = None) -> str:
+        """The table as text: round, phase, the fish on the table, each player's catch, tokens,
+        cast and dice. ``viewer`` (a seat) hides what that seat may not see (other players'
+        tokens by kind, secret casts, adjusted dice not yet resolved); None shows everything.
+        Raises ``ValueError`` for a bad seat."""
+        o = self._view(viewer)
+        n = self.n_players
+        dw = " + Deep Waters" if o[K.H_DEEP] else ""
+        final = " (final)" if o[K.H_FINAL] else ""
+        lines = [f"Lure, {n} players{dw}, round {int(o[K.H_ROUND])}{final}, phase {self.phase}; "
+                 f"fish left in the deck {int(o[K.H_NDRAW])}, bag {int(o[K.H_BAGN])} tokens, "
+                 f"discard {int(o[K.H_DISCN])}"]
+        tab = [self._card_text(int(c)) for c in o[K.TABLE:K.TABLE + o[K.H_NTABLE]]]
+        lines.append("table: " + (" ".join(tab) if tab else "(empty)"))
+        casting = o[K.H_PHASE] == K.PH_CAST
+        for p in range(n):
+            b = self._pb(p)
+            if o[b + K.P_HELD] >= 0:
+                held = " ".join(f"{LURE_KINDS[k]}*{int(o[b + K.P_HELD + k])}"
+                                if o[b + K.P_HELD + k] > 1 else LURE_KINDS[k]
+                                for k in range(K.NK) if o[b + K.P_HELD + k] > 0) or "none"
+            else:
+                held = f"{int(o[b + K.P_NHELD])} hidden" if o[b + K.P_NHELD] else "none"
+            trophies = f", {int(o[b + K.P_TROPHY])} trophies" if o[b + K.P_TROPHY] else ""
+            line = (f"P{p}: {int(o[b + K.P_POINTS])} fish pts ({len(self.caught(p))} fish"
+                    f"{trophies}), {int(o[b + K.P_KEPT])} boosts kept, lures: {held}")
+            rest = [SPECIAL_NAMES[i] for i in range(3) if o[b + K.P_RESTING] & (1 << i)]
+            if rest and not self.is_terminal():
+                line += f", resting {' '.join(rest)}"
+            if casting:
+                if o[b + K.P_N6] < 0:
+                    line += "; cast: " + ("secret (done)" if o[b + K.P_CAST_DONE] else "secret")
+                elif o[b + K.P_CAST_DONE] or o[b + K.P_CSTEP] > 0:
+                    line += f"; cast: {self._cast_text(o, b)}" + (
+                        "" if o[b + K.P_CAST_DONE] else " (in progress)")
+            elif not self.is_terminal():
+                line += f"; cast: {self._cast_text(o, b)}"
+                roll = " ".join(f"{SLOT_NAMES[s]}={int(o[b + K.P_DICE + s])}"
+                                for s in range(K.NSLOT) if o[b + K.P_DICE + s] >= 0)
+                if roll:
+                    line += f"; dice {roll}"
+            if self.is_terminal():
+                line += f"; score {int(o[b + K.P_SCORE])}" + (" WINNER" if o[b + K.P_WIN] else "")
+            lines.append(line)
+        if not self.is_terminal():
+            p = self.current_player()
+            if casting:
+                what = _CAST_STEPS[int(self.state[self._pb(p) + K.P_CSTEP])]
+            else:
+                what = f"adjust ({int(self.state[self._pb(p) + K.P_ADJ_LEFT])} left)"
+            lines.append(f"to act: P{p}, {what}")
+        return "\n".join(lines)
 
     def observation(self, player: int) -> dict:
-        """What ``player`` may see, as a JSON-ready dict.
-
-        Hidden (``None``): other players' lure tokens by kind (their count is shown), their
-        cast until every cast is in, their adjusted dice until their group is resolved; the
-        bag contents and the draw pile. Raises ``ValueError`` for a bad seat.
-        """
-        o = self.observation_array(player)
+        """What ``player`` may see, as a JSON-ready dict (``None`` where hidden: other
+        players' tokens by kind, their secret cast until every cast is in; other members of the
+        acting group show their raw roll until it resolves). Raises ``ValueError`` for a bad
+        seat."""
+        o = self._view(player)
         players = []
+        casting = o[K.H_PHASE] == K.PH_CAST
         for p in range(self.n_players):
-            b = K.PB + p * K.PSTRIDE
-            held = None if o[b + K.P_HELD] < 0 else {
-                LURE_KINDS[k]: int(o[b + K.P_HELD + k]) for k in range(K.NK)}
+            b = self._pb(p)
             cast = None
-            if o[b + K.P_N6] >= 0 and (o[b + K.P_CAST_DONE] or self.phase != "cast"):
+            if o[b + K.P_N6] >= 0 and (not casting or o[b + K.P_CAST_DONE] or p == player):
                 cast = {"d6": int(o[b + K.P_N6]),
                         "special": [SPECIAL_NAMES[i] for i in range(3)
                                     if o[b + K.P_SPEC] & (1 << i)],
                         "lures": {LURE_KINDS[k]: int(o[b + K.P_CAST + k])
                                   for k in range(K.NK) if o[b + K.P_CAST + k] > 0}}
+            last = None
+            if o[b + K.P_LAST_NDICE] >= 0:
+                last = {"cast": {"d6": int(o[b + K.P_LAST_N6]),
+                                 "special": [SPECIAL_NAMES[i] for i in range(3)
+                                             if o[b + K.P_LAST_SPEC] & (1 << i)],
+                                 "lures": {LURE_KINDS[k]: int(o[b + K.P_LAST_CAST + k])
+                                           for k in range(K.NK) if o[b + K.P_LAST_CAST + k] > 0}},
+                        "dice": {SLOT_NAMES[s]: int(o[b + K.P_LAST_DICE + s])
+                                 for s in range(K.NSLOT) if o[b + K.P_LAST_DICE + s] >= 0},
+                        "sum": int(o[b + K.P_LAST_SUM]),
+                        "turn_order": int(o[b + K.P_LAST_GROUPR]),
+                        "caught": int(o[b + K.P_LAST_CAUGHT])}
             players.append({
                 "seat": p,
-                "lures": held,
+                "lures": None if o[b + K.P_HELD] < 0 else {
+                    LURE_KINDS[k]: int(o[b + K.P_HELD + k]) for k in range(K.NK)},
                 "n_lures": int(o[b + K.P_NHELD]),
                 "cast_done": bool(o[b + K.P_CAST_DONE]),
                 "cast": cast,
@@ -311,142 +399,51 @@ class LureGame:
                          if o[b + K.P_RAW + s] >= 0},
                 "dice": {SLOT_NAMES[s]: int(o[b + K.P_DICE + s]) for s in range(K.NSLOT)
                          if o[b + K.P_DICE + s] >= 0},
+                "adjusts_left": int(o[b + K.P_ADJ_LEFT]),
                 "resting": [SPECIAL_NAMES[i] for i in range(3) if o[b + K.P_RESTING] & (1 << i)],
                 "caught": self.caught(p),
                 "fish_points": int(o[b + K.P_POINTS]),
                 "boosts_kept": int(o[b + K.P_KEPT]),
                 "trophies": int(o[b + K.P_TROPHY]),
-                "last_round": None if o[b + K.P_LAST_NDICE] < 0 else {
-                    "cast": {"d6": int(o[b + K.P_LAST_N6]),
-                             "special": [SPECIAL_NAMES[i] for i in range(3)
-                                         if o[b + K.P_LAST_SPEC] & (1 << i)],
-                             "lures": {LURE_KINDS[k]: int(o[b + K.P_LAST_CAST + k])
-                                       for k in range(K.NK) if o[b + K.P_LAST_CAST + k] > 0}},
-                    "dice": {SLOT_NAMES[s]: int(o[b + K.P_LAST_DICE + s])
-                             for s in range(K.NSLOT) if o[b + K.P_LAST_DICE + s] >= 0},
-                    "sum": int(o[b + K.P_LAST_SUM]),
-                    "turn_order": int(o[b + K.P_LAST_GROUPR]),
-                    "caught": int(o[b + K.P_LAST_CAUGHT])},
+                "last_round": last,
             })
         return {
-            "player": int(player), "phase": self.phase, "round": self.round,
+            "player": int(player), "phase": self.phase, "round": int(o[K.H_ROUND]),
             "final_round": bool(o[K.H_FINAL]), "current_player": int(o[K.H_CUR]),
-            "table": self.table(), "fish_left_in_deck": int(o[K.H_NDRAW]),
+            "table": self.fish_on_table(), "fish_left_in_deck": int(o[K.H_NDRAW]),
             "bag_size": int(o[K.H_BAGN]),
             "discard": {LURE_KINDS[k]: int(o[K.H_DISC + k]) for k in range(K.NK)},
             "players": players,
-            "scores": self.scores().tolist() if self.is_terminal() else None,
+            "scores": self.scores() if self.is_terminal() else None,
         }
 
-    def __str__(self) -> str:
-        dw = " + Deep Waters" if self.config.deep_waters else ""
-        final = " (final)" if self.state[K.H_FINAL] else ""
-        lines = [f"Lure, {self.n_players} players{dw}, round {self.round}{final}, "
-                 f"phase {self.phase}, fish left in deck {int(self.state[K.H_NDRAW])}"]
-        tab = []
-        for cid in self.table():
-            i = self.deck.index(cid)
-            req = self.deck.requirement_text(i)
-            tab.append(f"{cid}[{int(self.deck.catch_numbers[i])}+{' ' + req if req else ''}: "
-                       f"{int(self.deck.points[i])}pt]")
-        lines.append("table: " + (" ".join(tab) if tab else "(empty)"))
-        for p in range(self.n_players):
-            b = self._pb(p)
-            held = {LURE_KINDS[k]: int(self.state[b + K.P_HELD + k]) for k in range(K.NK)
-                    if self.state[b + K.P_HELD + k]}
-            roll = " ".join(f"{SLOT_NAMES[s]}={int(self.state[b + K.P_DICE + s])}"
-                            for s in range(K.NSLOT) if self.state[b + K.P_DICE + s] >= 0)
-            lines.append(
-                f"P{p}: {int(self.state[b + K.P_POINTS])} fish pts, "
-                f"{int(self.state[b + K.P_KEPT])} boosts, fish {self.caught(p)}, lures {held}"
-                + (f", roll {roll}" if roll else "")
-                + (f", score {int(self.state[b + K.P_SCORE])}" if self.is_terminal() else ""))
-        if not self.is_terminal():
-            lines.append(f"to act: P{self.current_player()}")
-        return "\n".join(lines)
 
-    # ------------------------------------------------------------ records
-    def record(self, agents=None) -> dict:
-        """JSON-ready record of the game so far (config, deck rows, seeds, actions, result)."""
-        seed = self.seed if isinstance(self.seed, (int, np.integer)) else None
-        phases = self.clone_at_start()
-        acts = []
-        for p, a in self.history:
-            acts.append({"player": p, "action": a, "text": phases.action_to_string(a)})
-            phases.apply_action(a)
-        rec = {
-            "format": RECORD_FORMAT, "version": RECORD_VERSION,
-            "config": self.config.to_dict(),
-            "deck": {"source": self.deck.source, "sha256": self.deck.sha256(),
-                     "rows": self.deck.rows()},
-            "seed": None if seed is None else int(seed), "game_index": self.game_index,
-            "game_seed": str(self.game_seed),
-            "agents": list(agents) if agents is not None else None,
-            "actions": acts,
-            "terminal": self.is_terminal(),
-            "scores": self.scores().tolist() if self.is_terminal() else None,
-            "returns": self.returns().tolist() if self.is_terminal() else None,
-        }
-        return rec
-
-    def clone_at_start(self) -> LureGame:
-        """A fresh game with the same config, deck and seeds (no action applied)."""
-        return LureGame(self.config, self.deck, self.seed, self.game_index,
-                        game_seed=self.game_seed)
-
-    def save_record(self, path, agents=None) -> None:
-        """Write :meth:`record` as JSON to ``path``."""
-        Path(path).write_text(json.dumps(self.record(agents), indent=1))
-
-    @classmethod
-    def replay(cls, record) -> LureGame:
-        """Rebuild a game from a record (dict, JSON text or path) and check its result.
-
-        Raises:
-            ValueError: not a Lure record, an action illegal where it is replayed (naming its
-                index), a player mismatch, or final scores different from the recorded ones.
-        """
-        if isinstance(record, (str, Path)) and not str(record).lstrip().startswith("{"):
-            record = json.loads(Path(record).read_text())
-        elif isinstance(record, str):
-            record = json.loads(record)
-        if record.get("format") != RECORD_FORMAT:
-            raise ValueError(f"not a Lure record: format {record.get('format')!r}, expected "
-                             f"{RECORD_FORMAT!r}")
-        config = LureConfig.from_dict(record["config"])
-        deck = D.deck_from_rows(record["deck"]["rows"], source=record["deck"].get("source",
-                                                                                  "<record>"))
-        game = cls(config, deck, record.get("seed") or 0, record.get("game_index", 0),
-                   game_seed=int(record["game_seed"]))
-        for i, step in enumerate(record["actions"]):
-            if game.current_player() != step["player"]:
-                raise ValueError(f"record action {i}: player {step['player']} recorded, but "
-                                 f"player {game.current_player()} is to act")
-            try:
-                game.apply_action(int(step["action"]))
-            except ValueError as e:
-                raise ValueError(f"record action {i}: {e}") from None
-        if record.get("scores") is not None:
-            if not game.is_terminal() or game.scores().tolist() != list(record["scores"]):
-                got = game.scores().tolist() if game.is_terminal() else None
-                raise ValueError(f"replayed scores {got} differ from the record's "
-                                 f"{record['scores']}")
-        return game
+STATE_CLASS = LureGame
 
 
-def play_game(config: LureConfig | None = None, agents=("greedy",), seed=0, game_index=0,
-              deck: D.Deck | None = None) -> LureGame:
-    """Play one whole game through the step API with compiled agents (one name per seat, or one
-    for all). Returns the finished :class:`LureGame` (its ``record()`` replays)."""
-    from agents.lure import Agent
+def new_game(config=None, seed: int = 0) -> LureGame:
+    """A new Lure game (``config``: :class:`LureConfig`, dict or None; ``seed`` in ``0 ..
+    2**64-1``). Raises ``ValueError`` for a bad config or seed."""
+    return LureGame(config, seed)
 
-    game = LureGame(config, deck, seed, game_index)
-    names = list(agents) if not isinstance(agents, str) else [agents]
-    if len(names) == 1:
-        names = names * game.n_players
-    if len(names) != game.n_players:
-        raise ValueError(f"{len(names)} agents for {game.n_players} players")
-    seats = [Agent(n) for n in names]
-    while not game.is_terminal():
-        game.apply_action(seats[game.current_player()].act(game))
-    return game
+
+def finish_frame(df: pd.DataFrame, n_players: int) -> pd.DataFrame:
+    """:func:`agents.loop.play_batch`'s frame without the per-seat columns of absent seats
+    (``score_p`` ... ``win_p`` for ``p >= n_players``)."""
+    drop = [f"{f}_{p}" for f in K._SEAT_FIELDS for p in range(n_players, K.MAX_PLAYERS)]
+    return df.drop(columns=[c for c in drop if c in df.columns])
+
+
+def card_outcomes(frame, n_cards: int) -> dict[str, np.ndarray]:
+    """Decode the per-card columns ``card_c`` of a :func:`agents.loop.play_batch` frame (or an
+    ``int64 (G, >= n_cards)`` array of them) into ``int64 (G, n_cards)`` arrays:
+    ``catch_player`` (seat, -1 in play but not caught, -2 not in play), ``catch_round`` (0 not
+    caught), ``catch_group`` (turn-order rank of the catcher's group, -1 not caught) and
+    ``reveal_round`` (0 never). Layout: :func:`engines.lure.core.card_record`."""
+    if isinstance(frame, pd.DataFrame):
+        a = frame[[f"card_{c}" for c in range(n_cards)]].to_numpy(np.int64)
+    else:
+        a = np.asarray(frame, np.int64)[:, :n_cards]
+    who = (a & 7) - 2
+    return {"catch_player": who, "catch_round": (a >> 3) & 127,
+            "catch_group": ((a >> 10) & 7) - 1, "reveal_round": (a >> 13) & 127}

@@ -1,24 +1,19 @@
-"""Rats, the climbing trick game (rules: ``../shared/rules/rats.md``).
+"""Rats, the climbing trick game (rules: ``docs/rules/rats.md``), behind the one game
+protocol (:mod:`engines.protocol`).
 
 - :mod:`engines.rats.config`  :class:`RatsConfig`, every [decision] of the rules as an option
-- :mod:`engines.rats.core`    the compiled rules core over a flat ``int64`` state (layout table)
-- :mod:`engines.rats.game`    door 1: the step API :class:`RatsGame`, action text, JSON records
-- :mod:`engines.rats.batch`   door 2: :func:`play_batch`, whole games in one compiled loop
+- :mod:`engines.rats.core`    the compiled rules core: the protocol's kernels over a flat
+  ``int64`` state (layout, action table and determinization rule in its docstring)
+- :mod:`engines.rats.game`    door 1: the step API :class:`RatsState` (action text, moves,
+  observation dict, readable table)
 
-``play_batch`` is imported lazily (it needs :mod:`agents.rats`, which needs the core).
+Whole games of compiled policies (door 2) run in :func:`agents.loop.play_batch`; records replay
+with :func:`replay` (:func:`engines.protocol.replay`).
 """
 
+from engines.protocol import replay
+from engines.rats import core
 from engines.rats.config import RatsConfig
-from engines.rats.core import trick_winner
-from engines.rats.game import RatsGame, action_to_string, new_game, replay
+from engines.rats.game import RatsState, new_game
 
-__all__ = ["RatsConfig", "RatsGame", "new_game", "replay", "action_to_string", "trick_winner",
-           "play_batch"]
-
-
-def __getattr__(name):
-    if name == "play_batch":
-        from engines.rats.batch import play_batch
-
-        return play_batch
-    raise AttributeError(f"module 'engines.rats' has no attribute {name!r}")
+__all__ = ["RatsConfig", "RatsState", "new_game", "replay", "core"]

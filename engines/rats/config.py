@@ -1,7 +1,8 @@
-"""Configuration of a Rats game: every **[decision]** of ``../shared/rules/rats.md`` as an option.
+"""Configuration of a Rats game: every **[decision]** of ``docs/rules/rats.md`` as an option.
 
 The defaults are the rules file's decisions. :meth:`RatsConfig.to_array` packs the options into
-the ``int64`` header the compiled kernels read (see :mod:`engines.rats.core`).
+the ``int64 (CONFIG_SIZE,)`` array the compiled kernels read (``engines.rats.core.init_state``
+copies it into the state's header, see the layout table of :mod:`engines.rats.core`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ MAX_ROUNDS_TIE_CHOICES = ("shared", "none")
 
 @dataclass(frozen=True)
 class RatsConfig:
-    """Options of a Rats game (rules: ``../shared/rules/rats.md``).
+    """Options of a Rats game (rules: ``docs/rules/rats.md``).
 
     Attributes
     ----------
@@ -97,12 +98,17 @@ class RatsConfig:
             bad("round_cap", self.round_cap, "an integer >= 1")
 
     def to_dict(self) -> dict:
-        """The options as a plain JSON-ready dict (used in game records)."""
+        """The options as a plain JSON-ready dict (game records store it; :meth:`from_dict`
+        rebuilds the config)."""
         return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> RatsConfig:
-        """Build a config from :meth:`to_dict` output; unknown keys raise ``ValueError``."""
+        """Build a config from :meth:`to_dict` output (missing keys take their defaults).
+        Raises ``ValueError`` for a non-dict, unknown keys, or a bad value (naming the
+        field)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"bad RatsConfig {d!r}: expected a dict of its fields")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
@@ -111,7 +117,8 @@ class RatsConfig:
         return cls(**d)
 
     def to_array(self) -> np.ndarray:
-        """``int64`` array of shape ``(9,)`` read by :func:`engines.rats.core.init_state`:
+        """``int64`` array of shape ``(CONFIG_SIZE,) = (9,)`` read by
+        :func:`engines.rats.core.init_state`:
         ``[n_players, first_leader (-1 = draw), ace_high, sequence_tie_later, joker_pair_rank,
         reading_strongest, max_rounds (0 = none), tie_shared, round_cap]``."""
         return np.array([

@@ -1,48 +1,69 @@
-"""Door 1 into Rats: the step API (:class:`RatsGame`), action text and JSON game records.
+"""Door 1 into Rats: the step API :class:`RatsState` (rules: ``docs/rules/rats.md``).
 
-The class wraps the compiled kernels of :mod:`engines.rats.core` (one rules core); it adds
-legality checks (an illegal action raises ``ValueError`` and changes nothing), text forms of
-actions, a readable ``__str__``, observations that hide other players' cards, and records that
-replay (rules: ``../shared/rules/rats.md``).
+:class:`RatsState` is the game's subclass of :class:`engines.protocol.GameState` (legality
+checks, clone, determinize, records and replay come from there) over the compiled core
+:mod:`engines.rats.core`. This module adds the action texts, the readable table, the
+observation dict and the text forms of moves.
 
-Action text: a leader's actions read ``"lead 7s"``, ``"lead set 7s 7h X1"``,
-``"lead run 5s 6s X1"``; a follower's ``"play 7h"`` (one card per decision).
+Action texts (one per decision, ids in :mod:`engines.rats.core`): a leader declares
+``"lead single"``, ``"lead set"`` or ``"lead run"``, adds cards in ascending id order
+(``"add 7s"``) and ends with ``"finish lead"``, even when no card could be added (only a
+single and a lead that empties the hand complete by themselves); a follower plays ``"play
+7h"``, one card per decision. Short forms (:meth:`RatsState.
+string_to_action`): ``"set"``, ``"run"``, ``"single"``, a bare card ``"7h"``, ``"finish"``.
+Whole moves (:meth:`RatsState.parse_move`): ``"set 7s 7h X1"``, ``"lead run 5s 6s X1"``,
+``"7s"`` (a single), ``"play 7h 8h"``.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-
-import numpy as np
-
 from engines import cards as cardtext
+from engines.protocol import GameState
 from engines.rats import core as C
 from engines.rats.config import RatsConfig
-from engines.splitmix import seed_word
 
-__all__ = [
-    "RatsGame",
-    "new_game",
-    "action_to_string",
-    "mask_to_cards",
-    "cards_to_mask",
-    "replay",
-    "RECORD_VERSION",
-]
+__all__ = ["RatsState", "STATE_CLASS", "new_game", "mask_to_cards", "cards_to_mask",
+           "RULES_SUMMARY"]
 
-RECORD_VERSION = 1
-_KIND_WORD = {C.KIND_SINGLE: "", C.KIND_SET: "set ", C.KIND_SEQ: "run "}
+RULES_SUMMARY = """\
+Rats (2-5 players, 52 cards + 2 jokers; rules: docs/rules/rats.md)
+- Deal 54 // n cards each; the rest (the kitty) stays face down. D0 = the first hand size.
+- A round is a series of tricks until the hands are empty. The leader leads a single card
+  (a lone joker may not be led, unless it is the leader's only card), a set (2+ cards of one
+  rank) or a run (3-13 cards of one suit in a row, ace low only by default); jokers are wild
+  in sets and runs.
+- Every other player then plays as many cards as the leader, one at a time, any cards.
+- Singles: highest card of the led suit wins. Sets: highest rank, the later play wins ties;
+  two jokers count as aces. Runs: stronger suit (spades > hearts > diamonds > clubs) first,
+  then the higher top card; a run with jokers reads as strongly as it can; ties to the later
+  play. Plays that do not match the lead cannot win.
+- The winner captures the trick and leads the next one. At the end of a round a player who
+  captured nothing is out; the winner of round 1's last trick also takes the kitty. Each
+  survivor's holding = this round's captures + the cards set aside earlier.
+- Later rounds: H = min(D0, smallest holding); each survivor draws H random cards of the
+  holding as the hand and sets the rest aside. The last trick's winner leads.
+- The game ends when one player is left (the winner). Variant max_rounds: most cards held
+  wins, ties by spades, hearts, diamonds. After 200 rounds the game ends as in the variant,
+  flagged truncated.
+Moves: 'lead single|set|run', then 'add <card>' in ascending order and 'finish lead'
+(a single, or a lead that empties the hand, ends by itself; or the whole lead at once:
+'set 7s 7h X1', 'run 5s 6s 7s', '7s'); followers 'play 7h'."""
+
+_KIND_WORDS = {"single": C.KIND_SINGLE, "set": C.KIND_SET, "run": C.KIND_SEQ,
+               "sequence": C.KIND_SEQ, "seq": C.KIND_SEQ}
+_FINISH_WORDS = ("finish", "done", "end", "stop")
+_VERBS = ("lead", "play", "add")
 
 
 def mask_to_cards(mask: int) -> list[int]:
-    """Card ids (ascending) of a 54-bit card mask."""
+    """Card ids (ascending) of a 54-bit card mask (an ``int``)."""
     m = int(mask) & C.CARD_BITS
     return [c for c in range(C.N_CARDS) if (m >> c) & 1]
 
 
-def cards_to_mask(card_ids: Iterable[int]) -> int:
-    """Card mask of card ids; raises ``ValueError`` on an id outside 0..53 or a duplicate."""
+def cards_to_mask(card_ids) -> int:
+    """Card mask (``int``) of card ids; raises ``ValueError`` on an id outside 0..53 or a
+    duplicate."""
     m = 0
     for c in card_ids:
         c = int(c)
@@ -59,265 +80,272 @@ def _cards_text(mask: int) -> str:
     return cardtext.format(ids)
 
 
-def action_to_string(action: int, leading: bool) -> str:
-    """Text of an action: ``"lead set 7s 7h"`` when ``leading``, else ``"play 7h"``."""
-    a = int(action)
-    kind = a >> C.KIND_SHIFT
-    if kind not in _KIND_WORD:
-        raise ValueError(f"action {a} has kind {kind}: expected 0 (single), 1 (set) or 2 (run)")
-    mask = a & C.CARD_BITS
-    if leading:
-        return f"lead {_KIND_WORD[kind]}{_cards_text(mask)}"
-    return f"play {_cards_text(mask)}"
+class RatsState(GameState):
+    """One game of Rats behind the step API (rules ``docs/rules/rats.md``).
 
-
-class RatsGame:
-    """One game of Rats behind the step API (rules ``../shared/rules/rats.md``).
-
-    Create with :func:`new_game`. The state is ``self.state``, an ``int64`` array of shape
-    ``(core.STATE_SIZE,)`` laid out as in :mod:`engines.rats.core`; ``self.history`` lists the
-    applied actions (``int``).
+    Build it with :func:`new_game` (or :func:`engines.protocol.new_game`). ``state`` is the
+    flat ``int64 (STATE_SIZE,)`` array of :mod:`engines.rats.core`; every method of
+    :class:`engines.protocol.GameState` applies (legal actions are ints of the core's action
+    table; illegal input raises ``ValueError`` and changes nothing). Extras: :meth:`hand`,
+    :meth:`holding`, :meth:`places`, :meth:`phase`, :meth:`parse_move`.
     """
 
-    def __init__(self, config: RatsConfig, seed: int, game_index: int, state: np.ndarray):
-        self.config = config
-        self.seed = int(seed)
-        self.game_index = int(game_index)
-        self.state = state
-        self.history: list[int] = []
-        self._buf = np.empty(C.MAX_LEGAL, dtype=np.int64)
+    game_name = "rats"
+    config_class = RatsConfig
+    core = C
+    rules_summary = RULES_SUMMARY
 
-    # -- queries ------------------------------------------------------------------------
-    @property
-    def n_players(self) -> int:
-        """Number of seats (2..5)."""
-        return int(self.state[C.N_PLAYERS])
-
-    def current_player(self) -> int:
-        """Seat to act, or -1 when the game is over."""
-        return -1 if self.is_terminal() else int(self.state[C.CUR])
+    # ---- queries -------------------------------------------------------------------------
+    def phase(self) -> str:
+        """``"declare"``, ``"build"`` (the leader adds cards), ``"follow"`` or ``"over"``."""
+        return C.PHASE_NAMES[int(self.state[C.PHASE])]
 
     def is_leading(self) -> bool:
-        """True when the current player leads a trick (their action is a whole lead)."""
-        return int(self.state[C.PHASE]) == C.PHASE_LEAD
-
-    def legal_actions(self) -> np.ndarray:
-        """``int64`` array of the current player's legal actions (empty when over)."""
-        n = C.legal_actions(self.state, self._buf)
-        return self._buf[:n].copy()
-
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-        return bool(C.is_terminal(self.state))
-
-    def returns(self) -> np.ndarray:
-        """``float64`` (n_players,): win shares (1 or 1/k), zeros before the end."""
-        return C.returns(self.state)
-
-    def places(self) -> np.ndarray:
-        """``int64`` (n_players,): final places, 1 = winner (zeros before the end)."""
-        return self.state[C.PLACE:C.PLACE + self.n_players].copy()
+        """True while the player to act leads (declares a kind or builds the lead)."""
+        return int(self.state[C.PHASE]) in (C.PHASE_DECLARE, C.PHASE_BUILD)
 
     def hand(self, player: int) -> list[int]:
-        """Card ids in seat ``player``'s hand (full information; see :meth:`observation`)."""
-        self._check_seat(player)
-        return mask_to_cards(self.state[C.HAND + player])
+        """Card ids in seat ``player``'s hand (full information; see :meth:`observation`).
+        Raises ``ValueError`` for a seat out of range."""
+        p = self._check_player(player)
+        return mask_to_cards(self.state[C.HAND + p])
 
     def holding(self, player: int) -> list[int]:
-        """Card ids of seat ``player``'s holding: captured this round plus set aside."""
-        self._check_seat(player)
-        return mask_to_cards(self.state[C.CAPT + player] | self.state[C.ASIDE + player])
+        """Card ids of seat ``player``'s holding besides the hand: captured this round plus
+        set aside (full information). Raises ``ValueError`` for a seat out of range."""
+        p = self._check_player(player)
+        return mask_to_cards(self.state[C.CAPT + p] | self.state[C.ASIDE + p])
 
-    # -- actions ------------------------------------------------------------------------
-    def action_to_string(self, action: int) -> str:
-        """Text of ``action`` for the current phase (``"lead set 7s 7h"``, ``"play 7h"``)."""
-        return action_to_string(action, self.is_leading())
+    def places(self) -> list[int]:
+        """Final places per seat, 1 = winner (zeros before the end)."""
+        return [int(x) for x in self.state[C.PLACE:C.PLACE + self.n_players]]
 
-    def parse_action(self, text: str) -> int:
-        """The legal action named by ``text``.
+    # ---- text ----------------------------------------------------------------------------
+    def _action_text(self, a: int) -> str:
+        if a == C.FINISH:
+            return "finish lead"
+        if a >= C.LEAD_SINGLE:
+            return f"lead {C.KIND_NAMES[a - C.LEAD_SINGLE]}"
+        verb = "add" if int(self.state[C.PHASE]) == C.PHASE_BUILD else "play"
+        return f"{verb} {cardtext.format_card(a)}"
 
-        Accepts the forms of :meth:`action_to_string` and, without the verb, bare cards
-        (``"7s 7h"``, ``"run 5s 6s X1"``). Raises ``ValueError`` if it names no legal action or
-        several (a leader's ``"7s X1 X2"`` may be a set or a run: add ``set``/``run``).
-        """
-        words = text.strip().split()
-        if not words:
-            raise ValueError("empty action text: expected e.g. 'lead 7s', 'play 7h', 'set 7s 7h'")
-        kinds = None
-        w0 = words[0].lower()
-        if w0 in ("lead", "play"):
+    def _parse_action(self, text: str) -> int | None:
+        """Short forms of one decision: ``"set"``/``"run"``/``"single"`` (declare), a bare
+        card ``"7h"`` (add or play; a leader naming the joker it may not use yet gets the
+        interchangeable one), ``"finish"``/``"done"``; ``None`` otherwise."""
+        words = text.strip().lower().split()
+        if words and words[0] in _VERBS:
             words = words[1:]
-            w0 = words[0].lower() if words else ""
-        if w0 in ("set", "run", "sequence", "single"):
-            kinds = {"set": [C.KIND_SET], "run": [C.KIND_SEQ], "sequence": [C.KIND_SEQ],
-                     "single": [C.KIND_SINGLE]}[w0]
-            words = words[1:]
-        mask = cards_to_mask(cardtext.parse(" ".join(words)).tolist())
-        legal = self.legal_actions()
-        if not self.is_leading():
-            matches = [int(a) for a in legal if int(a) == mask]
-            if len(mask_to_cards(mask)) != 1:
-                raise ValueError(f"{text!r}: a follower plays one card per decision")
-        else:
-            matches = [int(a) for a in legal if (int(a) & C.CARD_BITS) == mask
-                       and (kinds is None or (int(a) >> C.KIND_SHIFT) in kinds)]
-        if not matches:
-            raise ValueError(f"{text!r} is not a legal action of seat {self.current_player()} "
-                             f"now ({len(legal)} legal actions; see legal_actions())")
-        if len(matches) > 1:
-            raise ValueError(f"{text!r} is ambiguous: say 'set' or 'run' "
-                             f"({', '.join(self.action_to_string(a) for a in matches)})")
-        return matches[0]
-
-    def apply_action(self, action: int | str) -> None:
-        """Apply a legal action (an ``int`` from :meth:`legal_actions` or its text).
-
-        Raises ``ValueError`` (state unchanged) if the game is over or the action is illegal.
-        """
-        if self.is_terminal():
-            raise ValueError("the game is over: no action can be applied")
-        if isinstance(action, str):
-            a = self.parse_action(action)
-        else:
-            a = int(action)
+        if len(words) == 2 and words[0] in _FINISH_WORDS and words[1] == "lead":
+            words = words[:1]
+        if len(words) != 1:
+            return None
+        w = words[0]
+        if w in _KIND_WORDS:
+            return C.LEAD_SINGLE + _KIND_WORDS[w]
+        if w in _FINISH_WORDS:
+            return C.FINISH
+        try:
+            c = int(cardtext.parse_card(w))
+        except ValueError:
+            return None
+        if c >= 52 and int(self.state[C.PHASE]) == C.PHASE_BUILD:
             legal = self.legal_actions()
-            if not np.any(legal == a):
-                try:
-                    what = self.action_to_string(a)
-                except ValueError:
-                    what = str(a)
-                raise ValueError(
-                    f"illegal action {a} ({what}) for seat {self.current_player()} "
-                    f"({'leading' if self.is_leading() else 'following'}; "
-                    f"{len(legal)} legal actions, see legal_actions())")
-        C.apply_action(self.state, a)
-        self.history.append(a)
+            if c not in legal:
+                other = 105 - c
+                if other in legal:
+                    return other
+        return c
 
-    def clone(self) -> RatsGame:
-        """An independent copy (state and history)."""
-        g = RatsGame(self.config, self.seed, self.game_index, self.state.copy())
-        g.history = list(self.history)
-        return g
+    def parse_move(self, text: str) -> list[int]:
+        """The decisions of a whole move named by ``text``, validated on a clone.
 
-    # -- views --------------------------------------------------------------------------
-    def observation_array(self, player: int) -> np.ndarray:
-        """``int64`` state-layout array of what seat ``player`` sees (:func:`core.observe`)."""
-        self._check_seat(player)
-        return C.observe(self.state, player)
+        A single decision (any text :meth:`string_to_action` accepts) gives one action. A
+        leader about to declare may name a whole lead: ``"set 7s 7h X1"``, ``"lead run 5s 6s
+        X1"``, ``"7s"`` (a single), ``"7s 7h"`` (a set); the result is the declaration, the
+        cards in ascending id order (jokers: the interchangeable ones the hand holds, lower
+        id first) and ``FINISH`` unless the lead completes by itself (a single, or a lead that
+        empties the hand). A leader building a lead may name cards to add, with a trailing
+        ``finish`` (ignored when the cards empty the hand). A follower names cards to
+        play (``"play 7h 8h"``). Raises a one-line ``ValueError`` naming the text when it is
+        not a legal move (or names both a set and a run: add the kind)."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"bad move {text!r}: expected e.g. 'set 7s 7h', 'run 5s 6s 7s', "
+                             f"'play 7h'")
+        if self.is_terminal():
+            raise ValueError(f"no move {text!r}: the game is over")
+        try:
+            return [self.string_to_action(text)]
+        except ValueError:
+            pass
+        words = text.strip().lower().split()
+        if words and words[0] in _VERBS:
+            words = words[1:]
+        kind = None
+        if words and words[0] in _KIND_WORDS:
+            kind = _KIND_WORDS[words[0]]
+            words = words[1:]
+        finish = False
+        if words and words[-1] in _FINISH_WORDS:
+            finish = True
+            words = words[:-1]
+        if words and words[-1] == "lead" and len(words) >= 2 and words[-2] in _FINISH_WORDS:
+            finish = True
+            words = words[:-2]
+        try:
+            ids = [int(c) for c in cardtext.parse(" ".join(words))] if words else []
+            cards_to_mask(ids)
+        except ValueError as exc:
+            raise ValueError(f"bad move {text!r}: {exc}") from None
+        ph = int(self.state[C.PHASE])
+        p = self.current_player()
+        if ph == C.PHASE_DECLARE:
+            kinds = [kind] if kind is not None else (
+                [C.KIND_SINGLE] if len(ids) == 1 else [C.KIND_SET, C.KIND_SEQ])
+            found = []
+            for k in kinds:
+                seq = [C.LEAD_SINGLE + k] + self._lead_cards(ids, self.state[C.HAND + p])
+                ok = self._try(seq, lead_done=True)
+                if ok is not None:
+                    found.append(ok)
+            if not found:
+                raise ValueError(f"no legal lead {text!r} for seat {p}: expected a single, set "
+                                 f"or run of the hand (e.g. 'set 7s 7h'); see legal_actions()")
+            if len(found) > 1:
+                raise ValueError(f"ambiguous lead {text!r}: the cards form a set and a run; "
+                                 f"say 'set ...' or 'run ...'")
+            return found[0]
+        if ph == C.PHASE_BUILD and kind is None:
+            seq = self._lead_cards(ids, self.state[C.HAND + p])
+            ok = self._try(seq, lead_done=finish) if seq or finish else None
+            if ok is None:
+                raise ValueError(f"no legal cards {text!r} to add to the lead of seat {p}; "
+                                 f"legal now: {', '.join(t for _, t in self.legal_action_texts())}")
+            return ok
+        if ph == C.PHASE_FOLLOW and kind is None and not finish and ids:
+            ok = self._try(ids, lead_done=False)
+            if ok is None:
+                raise ValueError(f"no legal play {text!r} for seat {p}: expected at most "
+                                 f"{int(self.state[C.LEAD_N]) - int(self.state[C.CHOSEN])} "
+                                 f"card(s) of the hand")
+            return ok
+        raise ValueError(f"no legal move {text!r} for seat {p} in phase {self.phase()}: "
+                         f"legal now: {', '.join(t for _, t in self.legal_action_texts()[:20])}")
 
+    @staticmethod
+    def _lead_cards(ids: list[int], hand: int) -> list[int]:
+        """``ids`` in ascending order with the jokers named replaced by the lowest jokers of
+        ``hand`` (jokers are interchangeable in a lead)."""
+        nat = sorted(c for c in ids if c < 52)
+        k = sum(1 for c in ids if c >= 52)
+        held = [j for j in (52, 53) if (int(hand) >> j) & 1]
+        jok = held[:k] if k <= len(held) else [c for c in ids if c >= 52]
+        return nat + sorted(jok)
+
+    def _try(self, seq: list[int], lead_done: bool) -> list[int] | None:
+        """``seq`` (plus ``FINISH`` when a lead must end and did not end by itself) if it is
+        legal from this state, else ``None``. Works on a clone."""
+        g = self.clone()
+        p = g.current_player()
+        out = list(seq)
+        try:
+            for a in seq:
+                g.apply_action(a)
+            if lead_done and int(g.state[C.PHASE]) == C.PHASE_BUILD and g.current_player() == p:
+                g.apply_action(C.FINISH)
+                out.append(C.FINISH)
+        except ValueError:
+            return None
+        return out
+
+    # ---- views ---------------------------------------------------------------------------
     def observation(self, player: int) -> dict:
-        """What seat ``player`` may see, as a dict: own hand, captures and holding; every seat's
-        hand/capture/holding sizes, alive flags; the cards on the table; round and trick info.
-        Other players' cards and the kitty are hidden."""
-        o = self.observation_array(player)
+        """What seat ``player`` knows, as a readable dict (built from
+        :meth:`information_state`, so it shows nothing the seat may not know): ``player``,
+        ``round``, ``phase``, ``current_player``, ``leader``, ``lead_kind`` (name or None),
+        ``lead_n``, own ``hand`` and ``set_aside`` (card ids), ``table`` and ``captured`` per
+        seat (public), ``alive``, ``hand_sizes``, ``captured_sizes``, ``set_aside_sizes``,
+        ``kitty_size``, and ``known_holdings`` (per seat ``hand | set aside`` from round 2
+        on, else None). Raises ``ValueError`` for a seat out of range."""
+        p = self._check_player(player)
+        o = self.information_state(p)
         n = self.n_players
+        kind = int(o[C.LEAD_KIND])
+        late = int(o[C.ROUND]) >= 2
         return {
-            "player": player,
+            "player": p,
             "round": int(o[C.ROUND]),
-            "hand_size": int(o[C.HAND_SIZE]),
+            "phase": C.PHASE_NAMES[int(o[C.PHASE])],
             "current_player": self.current_player(),
             "leader": int(o[C.LEADER]),
-            "lead_kind": int(o[C.LEAD_KIND]),
+            "lead_kind": C.KIND_NAMES[kind] if kind >= 0 else None,
             "lead_n": int(o[C.LEAD_N]),
-            "hand": mask_to_cards(o[C.HAND + player]),
-            "captured": mask_to_cards(o[C.CAPT + player]),
-            "set_aside": mask_to_cards(o[C.ASIDE + player]),
+            "hand_size": int(o[C.HAND_SIZE]),
+            "hand": mask_to_cards(o[C.HAND + p]),
+            "set_aside": mask_to_cards(o[C.ASIDE + p]),
             "table": [mask_to_cards(o[C.TABLE + q]) for q in range(n)],
+            "captured": [mask_to_cards(o[C.CAPT + q]) for q in range(n)],
             "alive": [bool(o[C.ALIVE + q]) for q in range(n)],
             "hand_sizes": [int(o[C.OBS_HAND_N + q]) for q in range(n)],
             "captured_sizes": [int(o[C.OBS_CAPT_N + q]) for q in range(n)],
             "set_aside_sizes": [int(o[C.OBS_ASIDE_N + q]) for q in range(n)],
             "kitty_size": int(o[C.OBS_KITTY_N]),
+            "known_holdings": ([mask_to_cards(o[C.INFO_HOLD + q]) for q in range(n)]
+                               if late else None),
         }
 
-    def __str__(self) -> str:
+    def table(self, viewer: int | None = None) -> str:
+        """The table as text: a header (round, hand size, tricks, kitty), one line per seat
+        (hand, captured and set-aside counts, cards on the table; ``>`` marks the seat to
+        act), the lead in progress and, at the end, places and returns. ``viewer`` (a seat)
+        hides the other hands and the kitty; None shows everything. Raises ``ValueError``
+        for a bad viewer."""
         s = self.state
         n = self.n_players
-        lines = [f"Rats, {n} players, round {int(s[C.ROUND])} (hand size {int(s[C.HAND_SIZE])}), "
-                 f"{int(s[C.TRICKS])} tricks, kitty {C.popcount(s[C.KITTY])} cards"]
+        if viewer is not None:
+            viewer = self._check_player(viewer)
+        kit = int(C.popcount(s[C.KITTY]))
+        kit_text = (f"kitty [{_cards_text(s[C.KITTY])}]" if viewer is None and kit
+                    else f"kitty {kit} cards")
+        lines = [f"Rats, {n} players, round {int(s[C.ROUND])} (hand size "
+                 f"{int(s[C.HAND_SIZE])}), {int(s[C.TRICKS])} tricks, {kit_text}"]
+        cur = self.current_player()
         for q in range(n):
-            tag = ">" if q == self.current_player() else " "
+            tag = ">" if q == cur else " "
             if not s[C.ALIVE + q]:
-                lines.append(f"{tag} seat {q}: out (round {int(s[C.ELIM_ROUND + q])})")
+                lines.append(f"{tag} seat {q}: out (round {int(s[C.ELIM_ROUND + q])})"
+                             + (f", set aside {int(C.popcount(s[C.ASIDE + q]))}"
+                                if s[C.ASIDE + q] else ""))
                 continue
-            table = _cards_text(s[C.TABLE + q])
-            lines.append(
-                f"{tag} seat {q}: hand [{_cards_text(s[C.HAND + q])}] captured "
-                f"{C.popcount(s[C.CAPT + q])} set aside {C.popcount(s[C.ASIDE + q])}"
-                + (f" | played {table}" if table else ""))
-        if self.is_terminal():
-            lines.append(f"game over: places {self.places().tolist()}, returns "
-                         f"{self.returns().tolist()}" + (" (truncated)" if s[C.TRUNCATED] else ""))
+            hand = s[C.HAND + q]
+            shown = (f"[{_cards_text(hand)}]" if viewer is None or viewer == q
+                     else f"{int(C.popcount(hand))} cards")
+            played = _cards_text(s[C.TABLE + q])
+            lines.append(f"{tag} seat {q}: hand {shown}, captured {int(C.popcount(s[C.CAPT + q]))}"
+                         f", set aside {int(C.popcount(s[C.ASIDE + q]))}"
+                         + (f" | played {played}" if played else ""))
+        ph = int(s[C.PHASE])
+        if ph == C.PHASE_BUILD:
+            lines.append(f"seat {cur} is leading a {C.KIND_NAMES[int(s[C.LEAD_KIND])]}: "
+                         f"{_cards_text(s[C.TABLE + cur]) or '(no card yet)'}")
+        elif ph == C.PHASE_FOLLOW:
+            lines.append(f"lead: {C.KIND_NAMES[int(s[C.LEAD_KIND])]} of {int(s[C.LEAD_N])} by "
+                         f"seat {int(s[C.LEADER])}; seat {cur} has played "
+                         f"{int(s[C.CHOSEN])} of {int(s[C.LEAD_N])}")
+        elif ph == C.PHASE_DECLARE:
+            lines.append(f"seat {cur} leads the next trick")
+        else:
+            lines.append(f"game over: places {self.places()}, returns {self.returns()}"
+                         + (" (truncated)" if s[C.TRUNCATED] else ""))
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return (f"RatsGame(n_players={self.n_players}, round={int(self.state[C.ROUND])}, "
-                f"decisions={len(self.history)}, terminal={self.is_terminal()})")
 
-    # -- records ------------------------------------------------------------------------
-    def to_record(self) -> dict:
-        """JSON-ready record: config, seed, game index, the actions as text (in order), and the
-        outcome when over. :func:`replay` rebuilds the game from it."""
-        replayer = new_game(self.config, self.seed, self.game_index)
-        actions = []
-        for a in self.history:
-            actions.append(replayer.action_to_string(a))
-            C.apply_action(replayer.state, a)
-        rec = {"game": "rats", "version": RECORD_VERSION, "config": self.config.to_dict(),
-               "seed": self.seed, "game_index": self.game_index, "actions": actions}
-        if self.is_terminal():
-            rec["returns"] = self.returns().tolist()
-            rec["places"] = self.places().tolist()
-            rec["rounds"] = int(self.state[C.ROUND])
-            rec["truncated"] = bool(self.state[C.TRUNCATED])
-        return rec
-
-    def to_json(self) -> str:
-        """:meth:`to_record` as a JSON string."""
-        return json.dumps(self.to_record(), ensure_ascii=False)
-
-    def _check_seat(self, player: int) -> None:
-        if not 0 <= int(player) < self.n_players:
-            raise ValueError(f"player {player!r} out of range: expected 0..{self.n_players - 1}")
+STATE_CLASS = RatsState
 
 
-def new_game(config: RatsConfig | None = None, seed: int = 0, game_index: int = 0) -> RatsGame:
-    """A new game: the deal of game ``game_index`` of ``play_batch(config, ..., seed=seed)``.
-
-    ``config`` defaults to :class:`RatsConfig()` (4 players). Raises ``ValueError`` for a bad
-    config type, negative seed or game index.
-    """
-    config = RatsConfig() if config is None else config
-    if not isinstance(config, RatsConfig):
-        raise ValueError(f"config {config!r} is not a RatsConfig")
-    word = seed_word(seed, game_index)
-    st = C.init_state(config.to_array(), np.int64(word))
-    return RatsGame(config, seed, game_index, st)
-
-
-def replay(record: dict | str) -> RatsGame:
-    """Rebuild a game from a record (:meth:`RatsGame.to_record`, dict or JSON text).
-
-    Raises ``ValueError`` naming the problem if the record is not a Rats record, an action does
-    not parse or is illegal (with its index), or the replayed outcome differs from the recorded
-    one.
-    """
-    rec = json.loads(record) if isinstance(record, str) else record
-    if rec.get("game") != "rats":
-        raise ValueError(f"record game {rec.get('game')!r}: expected 'rats'")
-    if rec.get("version") != RECORD_VERSION:
-        raise ValueError(f"record version {rec.get('version')!r}: expected {RECORD_VERSION}")
-    g = new_game(RatsConfig.from_dict(rec["config"]), rec["seed"], rec.get("game_index", 0))
-    for i, text in enumerate(rec["actions"]):
-        try:
-            g.apply_action(text)
-        except ValueError as exc:
-            raise ValueError(f"record action {i} ({text!r}): {exc}") from None
-    if "returns" in rec:
-        if not g.is_terminal():
-            raise ValueError("record says the game ended, but the replay is not over")
-        if not np.allclose(g.returns(), rec["returns"]) or g.places().tolist() != rec["places"]:
-            raise ValueError(f"replay outcome {g.returns().tolist()} / places "
-                             f"{g.places().tolist()} differs from the record's "
-                             f"{rec['returns']} / {rec['places']}")
-    return g
+def new_game(config: RatsConfig | dict | None = None, seed: int = 0) -> RatsState:
+    """A new game of Rats: ``config`` a :class:`RatsConfig`, a dict of its fields or None
+    (defaults: 4 players); ``seed`` in ``0 .. 2**64-1`` (game ``g`` of ``agents.loop.
+    play_batch(config, ..., seed=s)`` has seed ``engines.chance.game_seed(s, g)``). Raises
+    ``ValueError`` for a bad config or seed."""
+    return RatsState(config, seed)

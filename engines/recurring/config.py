@@ -1,9 +1,11 @@
-"""Configuration of a ReCURRRing game: every **[decision]** of ``../shared/rules/recurring.md``
+"""Configuration of a ReCURRRing game: every **[decision]** of ``docs/rules/recurring.md``
 as an option (or, where the rules leave no alternative, a named constant of
 :mod:`engines.recurring.core`).
 
-:meth:`RecurringConfig.to_array` packs the options into the ``int64`` header the compiled
-kernels read.
+:meth:`RecurringConfig.to_array` packs the game options into the ``int64`` config array
+(``core.CONFIG_SIZE`` words) the compiled kernels read; the match options (a match of
+``games_per_match`` games, rules "Scoring") belong to the experiments layer: the engine plays
+one game.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ MATCH_TIE_CHOICES = ("shared", "none")
 
 @dataclass(frozen=True)
 class RecurringConfig:
-    """Options of a ReCURRRing game and match (rules: ``../shared/rules/recurring.md``).
+    """Options of a ReCURRRing game and match (rules: ``docs/rules/recurring.md``).
 
     Attributes
     ----------
@@ -76,8 +78,13 @@ class RecurringConfig:
 
     @classmethod
     def from_dict(cls, d: dict) -> RecurringConfig:
-        """Build a config from :meth:`to_dict` output; unknown keys raise ``ValueError``."""
+        """Build a config from :meth:`to_dict` output (missing keys take their defaults);
+        raises ``ValueError`` for something that is not a dict, an unknown key or a bad
+        value."""
         names = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(d, dict):
+            raise ValueError(f"bad RecurringConfig {d!r}: expected a dict of its fields "
+                             f"{sorted(names)}")
         unknown = set(d) - names
         if unknown:
             raise ValueError(f"unknown RecurringConfig field(s) {sorted(unknown)}: "
@@ -85,8 +92,9 @@ class RecurringConfig:
         return cls(**d)
 
     def to_array(self) -> np.ndarray:
-        """``int64`` array of shape ``(3,)``: ``[n_players, open_single_every_round,
-        emptier_on_table_scores]`` (the match options are applied outside the kernels)."""
+        """The config array of the rules core, ``int64 (CONFIG_SIZE,)`` = ``(3,)``:
+        ``[n_players, open_single_every_round, emptier_on_table_scores]`` (the match options
+        ``games_per_match`` and ``match_tie`` are applied by the experiments, not the core)."""
         return np.array([self.n_players, int(bool(self.open_single_every_round)),
                          int(bool(self.emptier_on_table_scores))], dtype=np.int64)
 

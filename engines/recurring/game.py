@@ -1,29 +1,23 @@
-"""Door 1 into ReCURRRing: the step API (:class:`RecurringGame`), action text, JSON records.
-
-The class wraps the compiled kernels of :mod:`engines.recurring.core` (one rules core) and adds
-legality checks (an illegal action raises ``ValueError`` and changes nothing), action text, a
-readable ``__str__``, observations that hide other hands, and records that replay (rules:
-``../shared/rules/recurring.md``).
+"""Door 1 into ReCURRRing: the step API (:class:`RecurringState`, a
+:class:`engines.protocol.GameState`), action text and scenario states (rules:
+``docs/rules/recurring.md``; kernels: :mod:`engines.recurring.core`).
 
 Action text: ``"pass"``; ``"play 7-7-7"`` (three 7s), ``"play R"``. Parsing also accepts
 ``"777"``, ``"7 7 7"``, ``"RRR"`` and ``"3x7"`` (count x number), with or without ``play``.
+Every move is one decision, so :meth:`RecurringState.parse_move` returns one action.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
-import numpy as np
-
+from engines.protocol import GameState
 from engines.recurring import core as C
 from engines.recurring.config import RecurringConfig
-from engines.splitmix import seed_word
 
-__all__ = ["RecurringGame", "new_game", "action_to_string", "parse_play", "replay",
-           "RECORD_VERSION"]
+__all__ = ["RecurringState", "STATE_CLASS", "new_game", "action_text", "parse_play",
+           "finish_frame"]
 
-RECORD_VERSION = 1
 _COUNT_X = re.compile(r"^(\d+)\s*[x*]\s*([1-9rR])$")
 
 
@@ -31,21 +25,32 @@ def _num_text(v: int) -> str:
     return "R" if v == C.R else str(v)
 
 
-def action_to_string(action: int) -> str:
-    """``"pass"`` or ``"play 7-7-7"``; raises ``ValueError`` for a code that is no action."""
+def _is_play(a: int) -> bool:
+    v, k = a & 15, a >> 4
+    return 1 <= v <= C.N_NUMBERS and 1 <= k <= C.MAX_COUNT
+
+
+def action_text(action: int) -> str:
+    """Text of an action id: ``"pass"`` (0), ``"play 7-7-7"`` (``16 * 3 + 7``), ``"play R"``;
+    an unused id of the table gives ``"unused id <a>"``. Raises ``ValueError`` for an int
+    outside ``0 .. NUM_DISTINCT_ACTIONS - 1``."""
     a = int(action)
+    if not 0 <= a < C.NUM_DISTINCT_ACTIONS:
+        raise ValueError(f"bad action {action!r}: not in the action table "
+                         f"(0..{C.NUM_DISTINCT_ACTIONS - 1})")
     if a == C.PASS:
         return "pass"
-    v, k = a & 15, a >> 4
-    if not 1 <= v <= C.N_NUMBERS or k < 1:
-        raise ValueError(f"action code {a} is not a play: expected 0 (pass) or 16 * count + "
-                         f"number with number 1..10")
-    return "play " + "-".join([_num_text(v)] * k)
+    if not _is_play(a):
+        return f"unused id {a}"
+    return "play " + "-".join([_num_text(a & 15)] * (a >> 4))
 
 
 def parse_play(text: str) -> int:
-    """Action code of a text play (see the module docstring); raises ``ValueError`` naming the
-    text when it is not a pass or k cards of one number."""
+    """Action id of a text play: ``"pass"``, ``"play 7-7-7"``, ``"777"``, ``"7 7 7"``,
+    ``"RRR"``, ``"3x7"`` (``play`` optional, case ignored). Raises ``ValueError`` naming the
+    text when it is not a pass or 1..12 cards of one number."""
+    if not isinstance(text, str):
+        raise ValueError(f"bad play {text!r}: expected text such as 'pass', '7-7-7', '3x7'")
     t = text.strip()
     if t.lower().startswith("play"):
         t = t[4:].strip()
@@ -53,57 +58,79 @@ def parse_play(text: str) -> int:
         return C.PASS
     m = _COUNT_X.match(t)
     if m:
-        k, sym = int(m.group(1)), m.group(2).upper()
-        syms = [sym] * k
+        syms = [m.group(2).upper()] * int(m.group(1))
     else:
         syms = [s.upper() for s in re.sub(r"[\s,\-]+", "", t)]
     if not syms or any(s not in "123456789R" for s in syms) or len(set(syms)) != 1 \
-            or len(syms) > 12:
+            or len(syms) > C.MAX_COUNT:
         raise ValueError(f"bad play {text!r}: expected 'pass' or 1..12 cards of one number, "
                          f"e.g. '7-7-7', '777', 'R', '3x7'")
     v = C.R if syms[0] == "R" else int(syms[0])
     return 16 * len(syms) + v
 
 
-class RecurringGame:
-    """One game of ReCURRRing behind the step API (rules ``../shared/rules/recurring.md``).
+class RecurringState(GameState):
+    """One game of ReCURRRing behind the step API (:class:`engines.protocol.GameState`).
 
-    Create with :func:`new_game`. ``self.state`` is the ``int64`` state (layout in
-    :mod:`engines.recurring.core`); ``self.history`` the applied action codes.
+    Build it with :func:`new_game` (a dealt game) or :meth:`from_hands` (a scenario). Besides
+    the protocol methods: :meth:`hand`, :meth:`score_pile`, :meth:`face_down`,
+    :meth:`known_cards` (counts per number as ``{"7": 2, "R": 1}``), :meth:`table_play` and
+    :meth:`points`.
     """
 
-    def __init__(self, config: RecurringConfig, seed: int, game_index: int, state: np.ndarray):
-        self.config = config
-        self.seed = int(seed)
-        self.game_index = int(game_index)
-        self.state = state
-        self.history: list[int] = []
-        self._buf = np.empty(C.MAX_LEGAL, dtype=np.int64)
+    game_name = "recurring"
+    config_class = RecurringConfig
+    core = C
+    rules_summary = """ReCURRRing (3-5 players): a climbing game with 57 cards, number cards 1-9 (v
+copies of v) and 12 R cards; fewer cards with 3 or 4 players. All cards are dealt.
+The holder of the 1 starts. The start player of every round opens with exactly one card.
+Then, clockwise, each player plays a stronger play or passes; a pass is final for the round.
+A play is cards of one number: the same count as the table or one more. More cards beat
+fewer; with equal counts the smaller number wins; R is the weakest number.
+Whoever plays takes the play it replaces into their HAND. When all others have passed, the
+owner of the table's play banks it face up in their score pile and opens the next round.
+Players with empty hands are skipped. Whoever plays their last card puts the replaced play
+face down instead (it never scores) and the round becomes the final round; at its end the
+game is over. Score: 1 point per face-up card in your score pile; R cards count only for a
+player who emptied their hand. (A match is 3 games; the engine plays one game.)
+Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
 
-    @property
-    def n_players(self) -> int:
-        """Number of seats (3..5)."""
-        return int(self.state[C.N_PLAYERS])
+    def __init__(self, config=None, seed: int = 0):
+        super().__init__(config, seed)
+        self.scenario = False
 
-    def current_player(self) -> int:
-        """Seat to act, or -1 when the game is over."""
-        return -1 if self.is_terminal() else int(self.state[C.CUR])
+    # ---- scenarios -----------------------------------------------------------------------
+    @classmethod
+    def from_hands(cls, hands, start: int = 0, config=None, **options) -> RecurringState:
+        """A scenario state at the start of round 1 with the given hands (rules tests and
+        worked examples): ``hands`` one dict ``{number: count}`` per seat (10 = R), ``start``
+        the start player, ``config`` a :class:`RecurringConfig` (or ``options`` for one with
+        ``n_players = len(hands)``). The cards in play are exactly those of the hands. Such a
+        state has no record. Raises ``ValueError`` for bad hands, start player or config."""
+        if config is None:
+            config = RecurringConfig(n_players=len(hands), **options)
+        g = cls(config, 0)
+        g.state[:] = C.state_from_hands(g.config.to_array(), hands, start)
+        g.scenario = True
+        return g
 
-    def legal_actions(self) -> np.ndarray:
-        """``int64`` array of legal action codes (``PASS`` = 0 first when allowed)."""
-        n = C.legal_actions(self.state, self._buf)
-        return self._buf[:n].copy()
+    def record(self) -> dict:
+        """The game's JSON record (:meth:`engines.protocol.GameState.record`). Raises
+        ``ValueError`` for a scenario (:meth:`from_hands`) or determinized state."""
+        if getattr(self, "scenario", False):
+            raise ValueError("a scenario state (from_hands) has no replayable record")
+        return super().record()
 
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-        return bool(C.is_terminal(self.state))
-
-    def returns(self) -> np.ndarray:
-        """``float64`` (n_players,): points of each seat at the end, zeros before."""
-        return C.returns(self.state)
+    # ---- readable views ------------------------------------------------------------------
+    def _counts(self, block: int, player: int) -> dict[str, int]:
+        p = self._check_player(player)
+        base = block + C.BLOCK * p
+        return {_num_text(v): int(self.state[base + v]) for v in range(1, C.N_NUMBERS + 1)
+                if self.state[base + v]}
 
     def hand(self, player: int) -> dict[str, int]:
-        """Seat ``player``'s hand as ``{"1": count, ..., "R": count}`` (non-zero counts)."""
+        """Seat ``player``'s hand as ``{"1": count, ..., "R": count}`` (non-zero counts).
+        ``ValueError`` for a seat out of range."""
         return self._counts(C.HAND, player)
 
     def score_pile(self, player: int) -> dict[str, int]:
@@ -111,151 +138,129 @@ class RecurringGame:
         return self._counts(C.SCORE, player)
 
     def face_down(self, player: int) -> dict[str, int]:
-        """Seat ``player``'s face-down cards as counts per number."""
+        """Seat ``player``'s face-down cards as counts per number (public: they were on the
+        table)."""
         return self._counts(C.FACEDOWN, player)
 
-    def table(self) -> tuple[str, int] | None:
-        """The play on the table as ``(text, owner)``, or ``None`` when empty."""
+    def known_cards(self, player: int) -> dict[str, int]:
+        """The cards every seat knows to be in ``player``'s hand (taken back from the table and
+        not played since; the first start player's 1), as counts per number."""
+        return self._counts(C.KNOWN, player)
+
+    def table_play(self) -> tuple[str, int] | None:
+        """The play on the table as ``(text, owner)`` (``("7-7", 2)``), or ``None`` when the
+        table is empty."""
         v = int(self.state[C.TABLE_NUM])
         if v == 0:
             return None
-        text = "-".join([_num_text(v)] * int(self.state[C.TABLE_COUNT]))
-        return text, int(self.state[C.TABLE_OWNER])
+        return "-".join([_num_text(v)] * int(self.state[C.TABLE_COUNT])), int(
+            self.state[C.TABLE_OWNER])
 
-    def action_to_string(self, action: int) -> str:
-        """Text of an action code (``"pass"``, ``"play 7-7-7"``)."""
-        return action_to_string(action)
+    def points(self) -> list[int]:
+        """Each seat's points so far from its score pile (rules "Scoring"; R cards only for
+        a player who emptied their hand)."""
+        return [int(C.points_of(self.state, p)) for p in range(self.n_players)]
 
-    def apply_action(self, action: int | str) -> None:
-        """Apply a legal action (a code from :meth:`legal_actions` or its text).
+    def _action_text(self, action: int) -> str:
+        return action_text(action)
 
-        Raises ``ValueError`` (state unchanged) if the game is over, the text does not parse,
-        or the action is not legal now (naming it and the legal ones).
-        """
-        if self.is_terminal():
-            raise ValueError("the game is over: no action can be applied")
-        a = parse_play(action) if isinstance(action, str) else int(action)
-        legal = self.legal_actions()
-        if not np.any(legal == a):
-            try:
-                what = action_to_string(a)
-            except ValueError:
-                what = f"code {a}, which is not a play"
-            raise ValueError(
-                f"illegal action {what!r} for seat {self.current_player()}: legal are "
-                f"{[action_to_string(x) for x in legal]}")
-        C.apply_action(self.state, a)
-        self.history.append(a)
+    def _parse_action(self, text: str) -> int | None:
+        try:
+            return parse_play(text)
+        except ValueError:
+            return None
 
-    def clone(self) -> RecurringGame:
-        """An independent copy (state and history)."""
-        g = RecurringGame(self.config, self.seed, self.game_index, self.state.copy())
-        g.history = list(self.history)
-        return g
-
-    def observation_array(self, player: int) -> np.ndarray:
-        """``int64`` state-layout array of what seat ``player`` sees (:func:`core.observe`)."""
-        self._check_seat(player)
-        return C.observe(self.state, player)
+    def parse_move(self, text: str) -> list[int]:
+        """The actions of the move named by ``text`` (one decision in ReCURRRing: a one-element
+        list), e.g. ``"pass"``, ``"777"``, ``"play R-R"``. Raises a one-line ``ValueError``
+        naming the text when it is no legal move now; nothing changes."""
+        try:
+            a = self.string_to_action(text)
+        except ValueError as exc:
+            raise ValueError(f"bad move {text!r}: {exc}") from None
+        return [a]
 
     def observation(self, player: int) -> dict:
-        """What seat ``player`` may see, as a dict: own hand, every hand size, the table,
-        passes, score and face-down piles (public), round and final-round flag."""
-        self._check_seat(player)
+        """What seat ``player`` may see (and remembers), as a dict: ``player``, ``round``,
+        ``final_round``, ``current_player``, ``hand`` (own), ``hand_sizes``, ``known``
+        (cards known to be in each hand), ``table`` (:meth:`table_play`), ``passed``,
+        ``emptied``, ``score_piles``, ``face_down``, ``terminal``. ``ValueError`` for a seat
+        out of range."""
+        p = self._check_player(player)
         n = self.n_players
+        s = self.state
         return {
-            "player": player,
-            "round": int(self.state[C.ROUND]),
-            "final_round": bool(self.state[C.FINAL]),
+            "player": p,
+            "round": int(s[C.ROUND]),
+            "final_round": bool(s[C.FINAL]),
             "current_player": self.current_player(),
-            "hand": self.hand(player),
-            "hand_sizes": [int(self.state[C.HAND + C.BLOCK * q]) for q in range(n)],
-            "table": self.table(),
-            "passed": [bool(self.state[C.PASSED + q]) for q in range(n)],
+            "hand": self.hand(p),
+            "hand_sizes": [int(s[C.HAND + C.BLOCK * q]) for q in range(n)],
+            "known": [self.known_cards(q) for q in range(n)],
+            "table": self.table_play(),
+            "passed": [bool(s[C.PASSED + q]) for q in range(n)],
+            "emptied": [bool(s[C.EMPTIED + q]) for q in range(n)],
             "score_piles": [self.score_pile(q) for q in range(n)],
             "face_down": [self.face_down(q) for q in range(n)],
+            "terminal": self.is_terminal(),
         }
 
-    def __str__(self) -> str:
+    def table(self, viewer: int | None = None) -> str:
+        """The table as text: round, the play on the table, then one line per seat (hand,
+        score pile, face-down count, passed). ``viewer`` (a seat) sees only its own hand and,
+        of the others, the hand size and the cards known to be there; ``None`` shows all.
+        ``ValueError`` for a bad viewer."""
+        if viewer is not None:
+            viewer = self._check_player(viewer)
         s = self.state
         n = self.n_players
-        t = self.table()
+        t = self.table_play()
         lines = [f"ReCURRRing, {n} players, round {int(s[C.ROUND])}"
                  + (" (final round)" if s[C.FINAL] else "")
                  + f", table: {t[0] + ' by seat ' + str(t[1]) if t else 'empty'}"]
+        cur = self.current_player()
+
+        def fmt(d):
+            return " ".join(f"{k}x{c}" for k, c in d.items()) or "-"
+
         for q in range(n):
-            tag = ">" if q == self.current_player() else " "
-            hand = " ".join(f"{k}x{c}" for k, c in self.hand(q).items()) or "-"
-            score = " ".join(f"{k}x{c}" for k, c in self.score_pile(q).items()) or "-"
-            extra = " passed" if s[C.PASSED + q] else ""
+            tag = ">" if q == cur else " "
+            size = int(s[C.HAND + C.BLOCK * q])
+            if viewer is None or viewer == q:
+                hand = f"hand [{fmt(self.hand(q))}]"
+            else:
+                known = self.known_cards(q)
+                hand = f"hand {size} cards" + (f" (known {fmt(known)})" if known else "")
             down = int(s[C.FACEDOWN + C.BLOCK * q])
-            lines.append(f"{tag} seat {q}: hand [{hand}] score pile [{score}]"
-                         + (f" face down {down}" if down else "") + extra)
+            lines.append(f"{tag} seat {q}{' (you)' if viewer == q else ''}: {hand} score pile "
+                         f"[{fmt(self.score_pile(q))}]"
+                         + (f" face down [{fmt(self.face_down(q))}]" if down else "")
+                         + (" passed" if s[C.PASSED + q] else "")
+                         + (" emptied" if s[C.EMPTIED + q] else ""))
         if self.is_terminal():
-            lines.append(f"game over: points {self.returns().astype(int).tolist()}")
+            lines.append(f"game over{' (truncated)' if s[C.TRUNCATED] else ''}: points "
+                         f"{[int(x) for x in self.returns()]}")
         return "\n".join(lines)
 
-    def __repr__(self) -> str:
-        return (f"RecurringGame(n_players={self.n_players}, round={int(self.state[C.ROUND])}, "
-                f"decisions={len(self.history)}, terminal={self.is_terminal()})")
 
-    def to_record(self) -> dict:
-        """JSON-ready record: config, seed, game index, actions as text, outcome when over."""
-        rec = {"game": "recurring", "version": RECORD_VERSION, "config": self.config.to_dict(),
-               "seed": self.seed, "game_index": self.game_index,
-               "actions": [action_to_string(a) for a in self.history]}
-        if self.is_terminal():
-            rec["points"] = self.returns().astype(int).tolist()
-            rec["rounds"] = int(self.state[C.ROUND])
-        return rec
-
-    def to_json(self) -> str:
-        """:meth:`to_record` as a JSON string."""
-        return json.dumps(self.to_record())
-
-    def _counts(self, block: int, player: int) -> dict[str, int]:
-        self._check_seat(player)
-        base = block + C.BLOCK * int(player)
-        return {_num_text(v): int(self.state[base + v]) for v in range(1, C.N_NUMBERS + 1)
-                if self.state[base + v]}
-
-    def _check_seat(self, player: int) -> None:
-        if not 0 <= int(player) < self.n_players:
-            raise ValueError(f"player {player!r} out of range: expected 0..{self.n_players - 1}")
+STATE_CLASS = RecurringState
 
 
-def new_game(config: RecurringConfig | None = None, seed: int = 0,
-             game_index: int = 0) -> RecurringGame:
-    """A new game: the deal of game ``game_index`` of ``play_batch(config, ..., seed=seed)``.
-
-    ``config`` defaults to :class:`RecurringConfig()` (4 players). Raises ``ValueError`` for a
-    bad config type, negative seed or game index.
-    """
-    config = RecurringConfig() if config is None else config
-    if not isinstance(config, RecurringConfig):
-        raise ValueError(f"config {config!r} is not a RecurringConfig")
-    word = seed_word(seed, game_index)
-    return RecurringGame(config, seed, game_index, C.init_state(config.to_array(), np.int64(word)))
+def new_game(config=None, seed: int = 0) -> RecurringState:
+    """A new dealt game: ``config`` a :class:`RecurringConfig` (or a dict of its fields, or
+    None for the 4-player default), ``seed`` in ``0 .. 2**64-1`` (game ``g`` of
+    ``agents.loop.play_batch(config, ..., seed=s)`` has seed ``chance.game_seed(s, g)``, the
+    frame's ``seed`` column). Raises ``ValueError`` for a bad config or seed."""
+    return RecurringState(config, seed)
 
 
-def replay(record: dict | str) -> RecurringGame:
-    """Rebuild a game from a record (dict or JSON text). Raises ``ValueError`` if it is not a
-    ReCURRRing record, an action is illegal (naming its index) or the outcome differs."""
-    rec = json.loads(record) if isinstance(record, str) else record
-    if rec.get("game") != "recurring":
-        raise ValueError(f"record game {rec.get('game')!r}: expected 'recurring'")
-    if rec.get("version") != RECORD_VERSION:
-        raise ValueError(f"record version {rec.get('version')!r}: expected {RECORD_VERSION}")
-    g = new_game(RecurringConfig.from_dict(rec["config"]), rec["seed"], rec.get("game_index", 0))
-    for i, text in enumerate(rec["actions"]):
-        try:
-            g.apply_action(text)
-        except ValueError as exc:
-            raise ValueError(f"record action {i} ({text!r}): {exc}") from None
-    if "points" in rec:
-        if not g.is_terminal():
-            raise ValueError("record says the game ended, but the replay is not over")
-        if g.returns().astype(int).tolist() != rec["points"]:
-            raise ValueError(f"replay points {g.returns().astype(int).tolist()} differ from the "
-                             f"record's {rec['points']}")
-    return g
+def finish_frame(df, n_players: int):
+    """The ReCURRRing columns of :func:`agents.loop.play_batch`'s frame: drops
+    ``points_p``/``emptied_p`` of seats the game does not have and makes ``emptied_p`` and
+    ``truncated`` booleans."""
+    drop = [f"{c}_{p}" for c in ("points", "emptied") for p in range(n_players, C.MAX_PLAYERS)]
+    df = df.drop(columns=[c for c in drop if c in df.columns])
+    for c in [f"emptied_{p}" for p in range(n_players)] + ["truncated"]:
+        if c in df.columns:
+            df[c] = df[c].astype(bool)
+    return df

@@ -1,5 +1,5 @@
 """Configuration of a River Rats game: every rule variant and every **[decision]** of
-``../shared/rules/river_rats.md`` as one documented field of :class:`Config`.
+``docs/rules/river_rats.md`` as one documented field of :class:`Config`.
 
 The compiled kernels read the configuration as a small ``int64`` array (:meth:`Config.to_array`)
 whose layout is:
@@ -35,7 +35,7 @@ __all__ = ["Config", "DIFFICULTIES", "SUIT_LETTERS", "CFG_SIZE"]
 SUIT_LETTERS = "CDHS"
 """Suit letters by suit number (0 clubs, 1 diamonds, 2 hearts, 3 spades), as used in configs."""
 DIFFICULTIES = ("first_game", "normal", "advanced", "expert")
-"""Difficulty names by code (``../shared/rules/river_rats.md``, "Difficulty levels")."""
+"""Difficulty names by code (``docs/rules/river_rats.md``, "Difficulty levels")."""
 PREDICTION_MATCHES = ("exact", "at_least")
 EMPTY_DRAWS = ("skip", "lose")
 
@@ -63,7 +63,7 @@ def _suit(value, field: str) -> int:
 
 @dataclass(frozen=True)
 class Config:
-    """Rules of one River Rats game (``../shared/rules/river_rats.md``).
+    """Rules of one River Rats game (``docs/rules/river_rats.md``).
 
     Fields (defaults are the rules file's):
 

@@ -1,23 +1,36 @@
 """River Rats rules core: compiled kernels over one flat ``int64`` state array.
 
-Implements all of ``../shared/rules/river_rats.md``. Both doors (the step API in
-:mod:`engines.river_rats.state` and the batch simulator in :mod:`engines.river_rats.batch`)
-call these kernels; there is no other copy of a rule.
-
-Kernels: :func:`init_state` (``config array, seed -> state``), :func:`legal_actions`,
-:func:`apply_action`, :func:`is_terminal`, :func:`returns`, :func:`observe`.
+Implements all of ``docs/rules/river_rats.md`` behind the one game protocol of
+:mod:`engines.protocol` (kernels :func:`init_state`, :func:`legal_actions`,
+:func:`apply_action`, :func:`is_terminal`, :func:`returns`, :func:`current_player`,
+:func:`observe`, :func:`information_state`, :func:`observation_tensor`, :func:`determinize`,
+:func:`observed_action`, :func:`inventory`, :func:`outcome`, :func:`progress`). The step API
+(:mod:`engines.river_rats.game`) and the compiled game loop (:mod:`agents.loop`) call these
+kernels; there is no other copy of a rule.
 
 Chance
 ------
-All chance comes from a splitmix64 generator (Steele, Lea & Flood 2014) whose 64-bit word is
-kept in the state (``RNG``), so ``state.copy()`` is a complete clone and a game is a pure
-function of (config, seed, actions). :func:`game_seed` derives the seed of game ``g`` of a batch
-from the batch seed (the ``g+1``-th splitmix64 output), so batch and step API replay each other.
+All chance comes from the splitmix64 word kept in the state (``RNG``; :mod:`engines.chance`), so
+a game is a pure function of (config, seed, actions); ``state.copy()`` therefore also copies the
+future, and search must use :func:`determinize`.
+
+Knowledge
+---------
+``PUBLIC`` is a 54-bit mask of the cards whose place every player saw them go to: face-up cards
+and every card moved in public (market draws, plays, pushes, swaps, discards, reveals) are
+known; a card drawn where others cannot see it (a deck draw into a hand, a face-down Rat card,
+a ♥ stake) is not, and such a draw also makes every card still in the deck unknown again (it
+could have been any of them). A card played face down under the ♠ Rat is known only to its
+player, and it makes the other cards of that hand unknown. A player also knows its own hand.
+:func:`information_state` is the observation plus this knowledge; :func:`determinize` deals the
+cards a player does not know anew (see there).
 
 Actions
 -------
-An action is ``kind * 64 + arg`` (``arg`` a card id 0..53, 54 = "top of the deck", or a slot of
-the Rat's hand). A turn is a short sequence of small decisions (phase ``PHASE``):
+An action is ``kind * 64 + arg`` (``arg`` a card id 0..53, 54 = "top of the deck", a slot of the
+Rat's hand, or 63 = "a face-down card" of the Rat); the action table has ``21 * 64 = 1344``
+ids. :func:`legal_actions` lists them in ascending order. A turn is a short sequence of small
+decisions (phase ``PHASE``):
 
 =========  ==============================================================================
 phase      legal actions
@@ -45,9 +58,11 @@ fields of :class:`engines.river_rats.Config`):
 - ♦ swaps (action and power) cannot take the card just played, a joker or the face-down card.
 - The ♠ power discards one card at a time and refills the market once, when it stops.
 - ♥ power needs a face-down Rat card (which one is turned is chance: the first face-down slot).
-- At advanced, the joker's target is a face-up non-King card or "a face-down card" (the first
-  face-down slot holding a non-King; a face-down King is never removed, since the rule removes
-  "one non-King card").
+- At advanced, the joker's target is a face-up non-King card or "a face-down card"
+  (``JREMOVE 63``, offered whenever the Rat has a face-down card, so the legal actions do not
+  tell whether one is a King); chance then picks one of the face-down non-King cards (a King is
+  never removed: the rule removes "one non-King card"). If every face-down card is a King the
+  joker is spent and removes nothing.
 - Expert: the joker may be used once per collective hand; the revealed cards join the
   collective hand before the prediction is checked; a bust gives the players 1 debt at once.
 - Players lose as soon as their debt reaches 5 (checked before the win at a resolution).
@@ -79,7 +94,7 @@ PUSHES             23     cards pushed by the ♣ power this turn;  DRAWN 24: ca
 COLL_FD            25     1 if collective slot 0 is face down;  FD_OWNER 26: who played it
 PASS_STREAK        27     consecutive STUCK passes
 HANDS_WON          28     hands the players won;  HANDS_LOST 29: hands the Rat won
-LOSS_REASON        30     0 none, 1 debt, 2 stall, 3 empty draw (``empty_draw="lose"``)
+LOSS_REASON        30     0 none, 1 debt, 2 stall, 3 empty draw (``empty_draw="lose"``), 4 length
 FAILED_DRAW        31     a needed card could not be drawn (cleared by apply_action)
 LAST_P, LAST_R     32,33  strengths of the last resolution (players, Rat);  LAST_WINNER 34:
                           0 players, 1 Rat, -1 none;  LAST_PRED 35: last prediction hit
@@ -105,8 +120,11 @@ LAST_COLL          552    pile, cap 64 (display: players' cards at the last reso
 LAST_RAT           617    pile, cap 24 (display: the Rat's cards at the last resolution)
 SCR                642    64 scratch cells for the evaluator
 C_RANKING          706    hand-ranking tie-break flags (``CFG_RANKING``, copied from the config)
+PUBLIC             707    bit ``c`` set: every player knows where card ``c`` is (see Knowledge)
+DECK_KNOWN         708    1 while the deck may hold publicly known cards (after a reshuffle)
 =================  =====  ===================================================================
-STATE_SIZE = 707.
+STATE_SIZE = 709. A game that reaches ``MAX_GAME_LENGTH`` decisions ends as a loss
+(``LOSS_TRUNCATED``; never seen in practice).
 """
 
 from __future__ import annotations
@@ -114,6 +132,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.chance import rand_below
 from engines.poker import RULES_STANDARD, eval_hand
 from engines.river_rats.config import (
     CFG_CHAR0,
@@ -126,6 +145,7 @@ from engines.river_rats.config import (
     CFG_RAT_ACTIVE,
     CFG_RANKING,
     CFG_RAT_WAITING,
+    CFG_SIZE,
     CFG_STAYS,
     RANK_2P_HIGH_ONLY,
     RANK_2P_NO_KICKER,
@@ -166,7 +186,9 @@ LAST_COLL = 552
 LAST_RAT = 617
 SCR = 642
 C_RANKING = 706
-STATE_SIZE = 707
+PUBLIC = 707
+DECK_KNOWN = 708
+STATE_SIZE = 709
 
 CARD_PILES = (
     ("deck", DECK, 54), ("discard", DISCARD, 54),
@@ -185,7 +207,7 @@ PH_P_SWAP_IN, PH_P_STAKE, PH_P_DISCARD, PH_EXPERT, PH_EXPERT2, PH_OVER = 5, 6, 7
 PHASE_NAMES = ("draw", "play", "action", "swap in", "power: push", "power: swap in",
                "power: stake", "power: discard", "expert joker", "expert joker", "over")
 RUNNING, WON, LOST = 0, 1, 2
-LOSS_NONE, LOSS_DEBT, LOSS_STALL, LOSS_EMPTY = 0, 1, 2, 3
+LOSS_NONE, LOSS_DEBT, LOSS_STALL, LOSS_EMPTY, LOSS_TRUNCATED = 0, 1, 2, 3, 4
 FIRST_GAME, NORMAL, ADVANCED, EXPERT = 0, 1, 2, 3
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 KING = 11
@@ -196,64 +218,32 @@ K_PPUSH, K_PSWAP_OUT, K_PSWAP_IN, K_PREVEAL, K_PSTAKE, K_PDISCARD = 11, 12, 13, 
 K_STOP, K_EREVEAL, K_ESTOP, K_STUCK = 17, 18, 19, 20
 N_KINDS = 21
 DECK_TOP = 54
+FACE_DOWN_TARGET = 63
+"""``arg`` of ``JREMOVE`` aimed at "a face-down card" of the Rat (which one is chance)."""
 MAX_LEGAL = 96
 """Size of the ``out`` buffer :func:`legal_actions` needs."""
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_U30, _U27, _U31, _U32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+# ---- the protocol's constants (engines.protocol) ---------------------------------------------
+GAME_NAME = "river_rats"
+MIN_PLAYERS = 1
+MAX_PLAYERS = 4
+NUM_DISTINCT_ACTIONS = N_KINDS * 64
+"""The action table: ``kind * 64 + arg`` for the 21 kinds (many ids are never legal)."""
+HIDDEN_ACTION = NUM_DISTINCT_ACTIONS
+"""What :func:`observed_action` returns for another player's face-down play (its card)."""
+MAX_GAME_LENGTH = 4000
+"""Decisions after which a game ends as a loss (``LOSS_TRUNCATED``). Never reached in practice
+(the longest of 10^6 4-player heuristic games had far fewer; see tests), it makes the bound of
+the protocol a real one."""
+
 
 
 # ---- random numbers -------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def _mix(z):
-    z = (z ^ (z >> _U30)) * _M1
-    z = (z ^ (z >> _U27)) * _M2
-    return z ^ (z >> _U31)
-
-
 @njit(cache=True)
-def game_seed(seed, g):
-    """Seed (``uint64``) of game ``g`` of a batch with seed ``seed``: the ``g+1``-th output of a
-    splitmix64 generator started at ``seed`` (both ``uint64``-compatible ints)."""
-    return _mix(np.uint64(seed) + np.uint64(g + 1) * _GOLDEN)
-
-
-@njit(cache=True, inline="always")
-def rng_next(s):
-    """Next splitmix64 output (``uint64``) of the state's generator ``s[RNG]``."""
-    z = np.uint64(s[RNG]) + _GOLDEN
-    s[RNG] = np.int64(z)
-    return _mix(z)
-
-
-@njit(cache=True, inline="always")
 def rng_below(s, n):
-    """Uniform integer in ``0..n-1`` from the state's generator (multiply-shift, n < 2**32)."""
-    return np.int64(((rng_next(s) >> _U32) * np.uint64(n)) >> _U32)
-
-
-@njit(cache=True, inline="always")
-def prng_next(r):
-    """Next splitmix64 output of a policy generator ``r`` (``uint64`` array, word ``r[0]``)."""
-    z = r[0] + _GOLDEN
-    r[0] = z
-    return _mix(z)
-
-
-@njit(cache=True, inline="always")
-def prng_below(r, n):
-    """Uniform integer in ``0..n-1`` from a policy generator ``r`` (``uint64[1]``)."""
-    return np.int64(((prng_next(r) >> _U32) * np.uint64(n)) >> _U32)
-
-
-@njit(cache=True)
-def policy_rngs(seed, out):
-    """Fill ``out`` (``uint64``, shape (4,)) with the policy generators of the game with seed
-    ``seed``: one independent splitmix64 stream per seat."""
-    for p in range(4):
-        out[p] = _mix(np.uint64(seed) ^ np.uint64(0xD1B54A32D192ED03) + np.uint64(p) * _GOLDEN)
+    """Uniform integer in ``0..n-1`` from the state's chance word ``s[RNG]``
+    (:func:`engines.chance.rand_below`)."""
+    return rand_below(s, RNG, n)
 
 
 # ---- piles ----------------------------------------------------------------------------------
@@ -345,13 +335,55 @@ def draw(s):
             return -1
         _move_all(s, DISCARD, DECK)
         _shuffle_pile(s, DECK)
+        s[DECK_KNOWN] = 1
     return _pop(s, DECK)
+
+
+# ---- public knowledge of where each card is ------------------------------------------------
+@njit(cache=True)
+def _know(s, c):
+    """Card ``c`` (if >= 0) now lies where every player saw it go (bit of ``PUBLIC``)."""
+    if c >= 0:
+        s[PUBLIC] |= np.int64(1) << c
+
+
+@njit(cache=True)
+def _forget(s, c):
+    """Card ``c`` (if >= 0) went where the other players could not follow it."""
+    if c >= 0:
+        s[PUBLIC] &= ~(np.int64(1) << c)
+
+
+@njit(cache=True)
+def _forget_pile(s, b):
+    for i in range(s[b]):
+        _forget(s, s[b + 1 + i])
+
+
+@njit(cache=True)
+def draw_public(s):
+    """:func:`draw` a card that is put face up (every player sees it)."""
+    c = draw(s)
+    _know(s, c)
+    return c
+
+
+@njit(cache=True)
+def draw_hidden(s):
+    """:func:`draw` a card that only its taker (or nobody) sees: it could have been any deck
+    card, so nobody else knows any longer which cards are still in the deck."""
+    c = draw(s)
+    _forget(s, c)
+    if s[DECK_KNOWN]:  # only a reshuffled deck can hold known cards
+        _forget_pile(s, DECK)
+        s[DECK_KNOWN] = 0
+    return c
 
 
 @njit(cache=True)
 def _refill_market(s):
     while s[MARKET] < s[MARKET_CAP]:
-        c = draw(s)
+        c = draw_public(s)
         if c < 0:
             return
         _push(s, MARKET, c)
@@ -475,26 +507,27 @@ def _setup_round(s):
         _remove(s, ASIDE, king)
         _push(s, RAT, king)
         s[RAT_UP + s[RAT] - 1] = 1
+        _know(s, king)
     s[TARGET] = 6 if bonus_on(s, DIAMONDS) else 5
     s[MARKET_CAP] = 4 if bonus_on(s, SPADES) else 3
     for _ in range(5):
-        c = draw(s)
+        c = draw_public(s)
         if c >= 0:
             _push(s, RAT, c)
             s[RAT_UP + s[RAT] - 1] = 1
     for _ in range(rat_facedown_count(s)):
-        c = draw(s)
+        c = draw_hidden(s)
         if c >= 0:
             _push(s, RAT, c)
             s[RAT_UP + s[RAT] - 1] = 0
-    c = draw(s)
+    c = draw_public(s)
     s[PRED_CARD] = c
     s[PRED_CAT] = -1
     if c >= 0:
         _push(s, STAKE, c)
         s[PRED_CAT] = prediction_category(c)
     if s[ACTIVE] == DIAMONDS and abilities_on(s):
-        c = draw(s)
+        c = draw_public(s)
         if c >= 0:
             _push(s, COLL, c)
     _refill_market(s)
@@ -525,11 +558,11 @@ def _begin_turn(s):
 def init_state(cfg, seed, s):
     """Fill ``s`` (``int64``, shape ``(STATE_SIZE,)``) with a new game ("Setup" 1-5 and the
     first "Round setup"). ``cfg``: config array (:meth:`Config.to_array`, validated there);
-    ``seed``: uint64-compatible int, the game's only source of chance."""
+    ``seed``: the game's ``int64`` seed word, its only source of chance."""
     s[:] = 0
     n = cfg[CFG_N_PLAYERS]
     s[N_PLAYERS] = n
-    s[RNG] = np.int64(np.uint64(seed))
+    s[RNG] = seed
     s[C_DIFF] = cfg[CFG_DIFFICULTY]
     s[C_MATCH] = cfg[CFG_MATCH]
     s[C_STAYS] = cfg[CFG_STAYS]
@@ -549,6 +582,7 @@ def init_state(cfg, seed, s):
         s[CHAR0 + p] = suits[p] if p < n else -1
     for p in range(n):
         _push(s, CHARS, 4 * 12 + suits[p])
+        _know(s, 4 * 12 + suits[p])
     # Setup 2: the two Rats.
     if cfg[CFG_RAT_ACTIVE] < 0:
         k = np.arange(4)
@@ -568,6 +602,8 @@ def init_state(cfg, seed, s):
     _shuffle_pile(s, DECK)
     _push(s, JSUP, 52)
     _push(s, JSUP, 53)
+    _know(s, 52)  # the jokers lie face down, but every player knows they are the jokers
+    _know(s, 53)
     # Setup 4-5: deal 2 cards each, market of 3.
     for _ in range(2):
         for p in range(n):
@@ -603,6 +639,9 @@ def _resolve(s):
             s[LAST_PRED] = 1
     for i in range(s[RAT]):
         s[RAT_UP + i] = 1
+        _know(s, s[RAT + 1 + i])
+    for i in range(s[COLL]):  # the face-down card is shown too
+        _know(s, s[COLL + 1 + i])
     rstr = rat_strength(s)
     s[LAST_P] = pstr
     s[LAST_R] = rstr
@@ -621,7 +660,7 @@ def _resolve(s):
     else:
         _move_all(s, STAKE, PDEBT)
         if s[ACTIVE] == HEARTS and abilities_on(s):
-            c = draw(s)
+            c = draw_hidden(s)
             if c >= 0:
                 _push(s, PDEBT, c)
         s[HANDS_LOST] += 1
@@ -699,18 +738,16 @@ def _joker_options(s, out, n):
     if d == EXPERT:
         return n
     if d == ADVANCED:
-        fd_done = False
+        fd = False
         for i in range(s[RAT]):
-            c = s[RAT + 1 + i]
-            if c >> 2 == KING:  # "removes one non-King card" (any King, not only the Rats')
-                continue
-            if s[RAT_UP + i] == 1:
+            if s[RAT_UP + i] == 0:
+                fd = True
+            elif s[RAT + 1 + i] >> 2 != KING:  # "one non-King card" (any King is kept)
                 out[n] = K_JREMOVE * 64 + i
                 n += 1
-            elif not fd_done:
-                out[n] = K_JREMOVE * 64 + i
-                n += 1
-                fd_done = True
+        if fd:  # "a face-down card": whether one is a King is hidden, so it is always offered
+            out[n] = K_JREMOVE * 64 + FACE_DOWN_TARGET
+            n += 1
         return n
     if facedown_pending(s):
         return n
@@ -758,8 +795,21 @@ def _swap_out_options(s, kind, out, n):
 @njit(cache=True)
 def legal_actions(s, out):
     """Write the legal actions of the player to act into ``out`` (``int64``, size >=
-    ``MAX_LEGAL``) and return their number (0 when the game is over). See the phase table in
-    the module docstring ("A turn", "Suit actions", "Powers", difficulty levels)."""
+    ``MAX_LEGAL``) in ascending order and return their number (0 when the game is over). See
+    the phase table in the module docstring ("A turn", "Suit actions", "Powers", difficulty
+    levels)."""
+    n = legal_actions_in_table_order(s, out)
+    _sort(out, n)
+    return n
+
+
+@njit(cache=True)
+def legal_actions_in_table_order(s, out):
+    """The legal actions of :func:`legal_actions` in **table order**: the turn's joker options
+    first (in the draw and play phases), "no action" or "stop" first in the other phases, then
+    the suit action before the power, and cards as they lie (the market's, the hand's and the
+    collective hand's order; a discard lists the hand before the market). Policies use it to
+    break ties by what a player sees rather than by card ids. Returns their number."""
     if s[STATUS] != RUNNING:
         return 0
     ph = s[PHASE]
@@ -843,6 +893,18 @@ def legal_actions(s, out):
 
 
 @njit(cache=True)
+def _sort(a, n):
+    """Insertion sort of ``a[:n]`` in place (legal lists are short)."""
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
 def is_legal(s, a, buf):
     """True if action ``a`` is legal in ``s`` (``buf``: scratch ``int64`` of size MAX_LEGAL)."""
     n = legal_actions(s, buf)
@@ -865,17 +927,18 @@ def _take_from_hand_or_market(s, c):
 @njit(cache=True)
 def _push_to_market(s, arg):
     if arg == DECK_TOP:
-        c = draw(s)
+        c = draw_public(s)
         if c >= 0:
             _push(s, MARKET, c)
     else:
         _remove(s, hand_base(s[CUR]), arg)
         _push(s, MARKET, arg)
+        _know(s, arg)
 
 
 @njit(cache=True)
 def _stake_card(s):
-    c = draw(s)
+    c = draw_hidden(s)
     if c >= 0:
         _push(s, STAKE, c)
 
@@ -886,7 +949,7 @@ def _expert_reveal(s):
         _push(s, OUT, _pop(s, JUP))
         s[JOKER_USED] = 1
         s[JOKERS_USED] += 1
-    c = draw(s)
+    c = draw_public(s)
     if c < 0:
         _finish_resolution(s)
         return
@@ -894,7 +957,7 @@ def _expert_reveal(s):
     if (c & 3) == s[ACTIVE]:
         _move_all(s, REVEAL, DISCARD)
         s[LAST_BUST] = 1
-        d = draw(s)
+        d = draw_hidden(s)
         if d >= 0:
             _push(s, PDEBT, d)
         if s[PDEBT] >= 5:
@@ -905,6 +968,26 @@ def _expert_reveal(s):
         s[PHASE] = PH_EXPERT2
     else:
         _finish_resolution(s)
+
+
+@njit(cache=True)
+def _random_facedown_non_king(s):
+    """Slot of a face-down non-King card of the Rat chosen uniformly by chance ("a joker ...
+    removes one non-King card", advanced), or -1 if every face-down card is a King: then the
+    joker is spent and removes nothing (engine decision)."""
+    m = 0
+    for i in range(s[RAT]):
+        if s[RAT_UP + i] == 0 and s[RAT + 1 + i] >> 2 != KING:
+            m += 1
+    if m == 0:
+        return -1
+    k = rng_below(s, m)
+    for i in range(s[RAT]):
+        if s[RAT_UP + i] == 0 and s[RAT + 1 + i] >> 2 != KING:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
 
 
 @njit(cache=True)
@@ -924,7 +1007,7 @@ def apply_action(s, a):
         s[DRAWN] += 1
         _settle_draw(s)
     elif k == K_DRAW_DECK:
-        c = draw(s)
+        c = draw_hidden(s)
         if c >= 0:
             _push(s, hb, c)
         s[DRAWN] += 1
@@ -936,11 +1019,15 @@ def apply_action(s, a):
             _push(s, COLL, arg)
             s[COLL_FD] = 1
             s[FD_OWNER] = p
+            # which of the player's cards went face down is hidden
+            _forget(s, arg)
+            _forget_pile(s, hb)
             _end_turn(s)
         else:
             _push(s, COLL, arg)
             s[PLAYED] = arg
             s[PHASE] = PH_ACTION
+            _know(s, arg)
     elif k == K_JOKER:
         _remove(s, JUP, arg)
         _push(s, COLL, arg)
@@ -949,14 +1036,18 @@ def apply_action(s, a):
         s[PASS_STREAK] = 0
         _end_turn(s)
     elif k == K_JREMOVE:
-        c = s[RAT + 1 + arg]
-        _rat_remove_at(s, arg)
-        _push(s, DISCARD, c)
-        for _ in range(2):
-            d = draw(s)
-            if d >= 0:
-                _push(s, RAT, d)
-                s[RAT_UP + s[RAT] - 1] = 0
+        i = arg
+        if arg == FACE_DOWN_TARGET:
+            i = _random_facedown_non_king(s)
+        if i >= 0:
+            c = s[RAT + 1 + i]
+            _rat_remove_at(s, i)
+            _push(s, DISCARD, c)
+            for _ in range(2):
+                d = draw_hidden(s)
+                if d >= 0:
+                    _push(s, RAT, d)
+                    s[RAT_UP + s[RAT] - 1] = 0
         _push(s, OUT, _pop(s, JUP))
         s[JOKER_USED] = 1
         s[JOKERS_USED] += 1
@@ -976,6 +1067,7 @@ def apply_action(s, a):
         if k == K_SWAP_IN:
             _remove(s, hb, arg)
             _push(s, hb, x)
+            _know(s, arg)
         else:
             j = find(s, MARKET, arg)
             s[MARKET + 1 + j] = x
@@ -988,6 +1080,7 @@ def apply_action(s, a):
     elif k == K_DISCARD:
         _take_from_hand_or_market(s, arg)
         _push(s, DISCARD, arg)
+        _know(s, arg)
         _refill_market(s)
         _end_turn(s)
     elif k == K_PPUSH:
@@ -998,6 +1091,7 @@ def apply_action(s, a):
             _end_turn(s)
     elif k == K_PREVEAL:
         s[RAT_UP + arg] = 1
+        _know(s, s[RAT + 1 + arg])
         s[PHASE] = PH_P_STAKE
     elif k == K_PSTAKE:
         _stake_card(s)
@@ -1005,6 +1099,7 @@ def apply_action(s, a):
     elif k == K_PDISCARD:
         _take_from_hand_or_market(s, arg)
         _push(s, DISCARD, arg)
+        _know(s, arg)
         s[PHASE] = PH_P_DISCARD
     elif k == K_STOP:
         if s[PHASE] == PH_P_DISCARD:
@@ -1024,6 +1119,8 @@ def apply_action(s, a):
         s[FAILED_DRAW] = 0
         if s[C_EMPTY] == 1 and s[STATUS] == RUNNING:
             _end_game(s, LOST, LOSS_EMPTY)
+    if s[N_ACTIONS] >= MAX_GAME_LENGTH and s[STATUS] == RUNNING:
+        _end_game(s, LOST, LOSS_TRUNCATED)
 
 
 @njit(cache=True)
@@ -1034,15 +1131,16 @@ def is_terminal(s):
 
 @njit(cache=True)
 def returns(s, out):
-    """Write each seat's return into ``out`` (``float64``, shape (N_PLAYERS,)): +1 for every
-    player if the game is won, -1 if lost, 0 while running (the game is cooperative)."""
+    """Write each seat's return into ``out`` (``float64``, shape ``(MAX_PLAYERS,)``): +1 for
+    every player if the game is won, -1 if lost, 0 while running (the game is cooperative);
+    seats beyond the player count get 0."""
     v = 0.0
     if s[STATUS] == WON:
         v = 1.0
     elif s[STATUS] == LOST:
         v = -1.0
-    for p in range(s[N_PLAYERS]):
-        out[p] = v
+    for p in range(out.shape[0]):
+        out[p] = v if p < s[N_PLAYERS] else 0.0
 
 
 # ---- observation ------------------------------------------------------------------------------
@@ -1112,3 +1210,243 @@ def observe(s, player, out):
             s[FIRST_RAT], s[PUSHES])
     for i in range(len(vals)):
         out[o + i] = vals[i]
+
+
+# ---- the rest of the protocol (engines.protocol) ------------------------------------------------
+CONFIG_SIZE = CFG_SIZE
+OUTCOME_FIELDS = ("won", "rounds", "hands_won", "hands_lost", "player_debt", "rat1_debt",
+                  "rat2_debt", "rats_defeated", "jokers_earned", "jokers_used", "loss_reason",
+                  "n_actions", "turns", "rat1", "rat2")
+"""Per-game statistics of :func:`outcome` (``int64``): ``won`` 0/1; ``rounds`` collective
+hands resolved; ``hands_won``/``hands_lost`` by the players; ``player_debt`` final players'
+debt; ``rat1_debt``/``rat2_debt`` debt the first/second Rat reached; ``rats_defeated`` 0..2;
+``jokers_earned``/``jokers_used``; ``loss_reason`` (``LOSS_*``); ``n_actions``; ``turns``;
+``rat1``/``rat2`` suits 0..3 of the first (active) and second (waiting) Rat."""
+(O_WON, O_ROUNDS, O_HW, O_HL, O_PDEBT, O_R1, O_R2, O_DEF, O_JE, O_JU, O_LOSS, O_NACT, O_TURNS,
+ O_RAT1, O_RAT2) = range(len(OUTCOME_FIELDS))
+INVENTORY_SIZE = 54
+N_PILES = len(CARD_PILES)
+_PILE_BASE = np.array([b for _, b, _ in CARD_PILES], dtype=np.int64)
+_PILE_ORDERED = np.array([0 if name == "deck" or name.startswith("hand") else 1
+                          for name, _, _ in CARD_PILES], dtype=np.int64)
+"""Piles whose order every player can follow (not the deck, not the hands)."""
+(PILE_DECK, PILE_DISCARD, PILE_HAND0, PILE_MARKET, PILE_COLL, PILE_REVEAL, PILE_RAT,
+ PILE_PDEBT, PILE_RDEBT, PILE_STAKE, PILE_CHARS, PILE_ASIDE) = (0, 1, 2, 6, 7, 8, 9, 10, 11, 12,
+                                                              13, 14)
+I_OBS = 0
+I_HEADER = OBS_SIZE
+"""``info[I_HEADER:+48]``: the public header ``s[0:48]`` (chance word 0; the waiting Rat's suit
+-1 while it waits face down)."""
+I_LOC = I_HEADER + 48
+"""``info[I_LOC + c]``: 0 if the observer does not know where card ``c`` is, else
+``1 + pile`` (pile index of :data:`CARD_PILES`: 0 deck, 1 discard, 2..5 hands, 6 market, ...)."""
+I_POS = I_LOC + 54
+"""``info[I_POS + c]``: position of a known card in its pile when every player can follow that
+pile's order (not the deck, not a hand), else -1."""
+I_SIZES = I_POS + 54
+"""``info[I_SIZES + k]``: number of cards in pile ``k`` of :data:`CARD_PILES`."""
+I_RAT_UP = I_SIZES + N_PILES
+"""``info[I_RAT_UP + i]``: slot ``i`` of the Rat's hand is face up (24 flags)."""
+I_LAST = I_RAT_UP + 24
+"""``info[I_LAST:+65]``, ``[+65:+90]``: the display piles of the last resolution."""
+I_RANKING = I_LAST + 90
+INFO_SIZE = I_RANKING + 1
+N_LOC_CODES = 1 + N_PILES
+TENSOR_SIZE = 54 * N_LOC_CODES + len(OBS_SCALARS)
+"""``observation_tensor``: per card a one-hot of where the observer knows it is (hands relative
+to the observer: code 3 = own hand, 4 = the next seat's, ...), then the observation's scalars."""
+
+
+@njit(cache=True)
+def current_player(s):
+    """Seat to act, -1 once the game is over."""
+    return -1 if s[STATUS] != RUNNING else s[CUR]
+
+
+@njit(cache=True)
+def num_players(s):
+    """Player count (1..4)."""
+    return s[N_PLAYERS]
+
+
+@njit(cache=True)
+def _known(s, p, c):
+    """Player ``p`` knows where card ``c`` is: its place is public, it is in ``p``'s hand, or it
+    is the face-down collective card ``p`` played."""
+    if (s[PUBLIC] >> c) & 1:
+        return True
+    if find(s, hand_base(p), c) >= 0:
+        return True
+    return s[COLL_FD] == 1 and s[FD_OWNER] == p and s[COLL] > 0 and s[COLL + 1] == c
+
+
+@njit(cache=True)
+def information_state(s, p, out):
+    """What seat ``p`` knows with perfect recall (``int64 (INFO_SIZE,)``): the observation
+    (:func:`observe`), the public header, and for every card whether ``p`` knows where it is
+    (it saw it go there: :data:`PUBLIC` tracks every card's public moves, plus ``p``'s own hand
+    and face-down card) and its place (layout: ``I_*`` constants)."""
+    out[:] = 0
+    observe(s, p, out[:OBS_SIZE])
+    for i in range(48):
+        out[I_HEADER + i] = s[i]
+    out[I_HEADER + RNG] = 0
+    out[I_HEADER + FAILED_DRAW] = 0
+    if s[WAITING] >= 0:
+        out[I_HEADER + WAITING] = -1
+        out[I_HEADER + SECOND_RAT] = -1
+    for c in range(54):
+        out[I_POS + c] = -1
+    for k in range(N_PILES):
+        b = _PILE_BASE[k]
+        out[I_SIZES + k] = s[b]
+        for i in range(s[b]):
+            c = s[b + 1 + i]
+            if _known(s, p, c):
+                out[I_LOC + c] = 1 + k
+                if _PILE_ORDERED[k] == 1:
+                    out[I_POS + c] = i
+    for i in range(24):
+        out[I_RAT_UP + i] = s[RAT_UP + i]
+    for i in range(65):
+        out[I_LAST + i] = s[LAST_COLL + i]
+    for i in range(25):
+        out[I_LAST + 65 + i] = s[LAST_RAT + i]
+    out[I_RANKING] = s[C_RANKING]
+
+
+@njit(cache=True)
+def observation_tensor(s, p, out):
+    """:func:`information_state` as ``float32 (TENSOR_SIZE,)``: for each card a one-hot of
+    ``N_LOC_CODES`` places (unknown, deck, discard, own hand, next seats' hands, market, ...),
+    then the observation's scalars (:data:`OBS_SCALARS`) as floats."""
+    info = np.zeros(INFO_SIZE, dtype=np.int64)
+    information_state(s, p, info)
+    out[:] = 0.0
+    n = s[N_PLAYERS]
+    for c in range(54):
+        code = info[I_LOC + c]
+        if code >= 1 + PILE_HAND0 and code < 1 + PILE_HAND0 + 4:
+            q = code - 1 - PILE_HAND0
+            code = 1 + PILE_HAND0 + (q - p + n) % n
+        out[c * N_LOC_CODES + code] = 1.0
+    for i in range(len(OBS_SCALARS)):
+        out[54 * N_LOC_CODES + i] = info[OBS_CARDS + i]
+
+
+@njit(cache=True)
+def determinize(s, p, seed, out):
+    """A world consistent with what seat ``p`` knows, in ``out`` (``int64 (STATE_SIZE,)``).
+
+    Every card ``p`` does not know the place of (other hands, the deck, the Rat's face-down
+    cards, face-down debt and stake cards, another player's face-down collective card, the
+    waiting Rat's King) is dealt anew into the same hidden places, uniformly: the waiting Rat's
+    King from the Kings ``p`` has not seen (the waiting and second Rat's suit follow it), the
+    other cards by a uniform shuffle. Known cards stay in place; other hands are then sorted
+    and the deck shuffled (their order is not information), the evaluator's scratch cleared,
+    and the chance word restarted from ``seed`` (the future is resampled too). Jokers are never
+    hidden: the face-down ones are known to be the jokers; the display piles of the last
+    resolution are copies, not cards in play. The result depends only on
+    ``information_state(s, p)`` and ``seed``."""
+    out[:] = s
+    out[RNG] = seed
+    out[FAILED_DRAW] = 0
+    for i in range(64):
+        out[SCR + i] = 0
+    # the pool of unknown cards, in id order
+    pool = np.empty(54, dtype=np.int64)
+    npool = 0
+    for c in range(54):
+        if not _known(s, p, c):
+            pool[npool] = c
+            npool += 1
+    if npool == 0:
+        return
+    # the waiting Rat's King: one of the unseen Kings
+    if s[WAITING] >= 0 and s[ASIDE] > 0:
+        king = -1
+        nk = 0
+        for i in range(npool):
+            if pool[i] >> 2 == KING:
+                nk += 1
+        k = rng_below(out, nk)
+        for i in range(npool):
+            if pool[i] >> 2 == KING:
+                if k == 0:
+                    king = pool[i]
+                    for j in range(i, npool - 1):
+                        pool[j] = pool[j + 1]
+                    npool -= 1
+                    break
+                k -= 1
+        out[ASIDE + 1] = king
+        out[WAITING] = king & 3
+        out[SECOND_RAT] = king & 3
+    # shuffle the rest and deal it into the hidden slots, pile by pile
+    for i in range(npool - 1, 0, -1):
+        j = rng_below(out, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    used = 0
+    for k in range(N_PILES):
+        if k == PILE_ASIDE:
+            continue
+        b = _PILE_BASE[k]
+        for i in range(s[b]):
+            if not _known(s, p, s[b + 1 + i]):
+                out[b + 1 + i] = pool[used]
+                used += 1
+    for q in range(s[N_PLAYERS]):
+        if q != p:
+            hb = hand_base(q)
+            _sort(out[hb + 1:hb + 1 + out[hb]], out[hb])
+    _sort(out[DECK + 1:DECK + 1 + out[DECK]], out[DECK])
+    _shuffle_pile(out, DECK)
+
+
+@njit(cache=True)
+def observed_action(s, a, p):
+    """Action ``a`` of the player to act as seat ``p`` sees it: ``HIDDEN_ACTION`` for another
+    player's face-down play under the ♠ Rat (its card is hidden), else ``a``."""
+    if p != s[CUR] and (a >> 6) == K_PLAY and facedown_pending(s):
+        return HIDDEN_ACTION
+    return a
+
+
+@njit(cache=True)
+def inventory(s, out):
+    """``out[c]`` (``int64 (54,)``) = how many piles hold card ``c`` (always 1 each: every card
+    is in exactly one place; the display piles are not counted)."""
+    out[:] = 0
+    for k in range(N_PILES):
+        b = _PILE_BASE[k]
+        for i in range(s[b]):
+            out[s[b + 1 + i]] += 1
+
+
+@njit(cache=True)
+def outcome(s, row):
+    """Fill ``row`` (``int64 (len(OUTCOME_FIELDS),)``) with the statistics of the game."""
+    row[O_WON] = 1 if s[STATUS] == WON else 0
+    row[O_ROUNDS] = s[ROUND]
+    row[O_HW] = s[HANDS_WON]
+    row[O_HL] = s[HANDS_LOST]
+    row[O_PDEBT] = s[PDEBT]
+    row[O_R1] = s[RAT_DEBT1]
+    row[O_R2] = s[RAT_DEBT2]
+    row[O_DEF] = s[DEFEATED]
+    row[O_JE] = s[JOKERS_EARNED]
+    row[O_JU] = s[JOKERS_USED]
+    row[O_LOSS] = s[LOSS_REASON]
+    row[O_NACT] = s[N_ACTIONS]
+    row[O_TURNS] = s[TURNS]
+    row[O_RAT1] = s[FIRST_RAT]
+    row[O_RAT2] = s[SECOND_RAT]
+
+
+@njit(cache=True)
+def progress(s, level):
+    """Search-horizon counters: level 0 = collective hands resolved (a "hand"), level 1 = Rats
+    defeated."""
+    return s[ROUND] if level == 0 else s[DEFEATED]

@@ -1,4 +1,4 @@
-"""Helpers for Lure scenario tests: small custom decks and token set-up."""
+"""Helpers for Lure scenario tests: small custom decks, token set-up, table set-up."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def card(cid, cn=0, req="", pts=1, splash="", trophy="", cset="base"):
 
 def make(rows, n=2, seed=0, **cfg) -> LureGame:
     """A game on a custom deck."""
-    return LureGame(LureConfig(n_players=n, **cfg), deck_from_rows(rows, "<test>"), seed)
+    return LureGame(LureConfig(n_players=n, deck=deck_from_rows(rows, "<test>"), **cfg), seed)
 
 
 def give(game: LureGame, p: int, kind: str, n: int = 1) -> None:
@@ -34,11 +34,6 @@ def give(game: LureGame, p: int, kind: str, n: int = 1) -> None:
 def field(game: LureGame, p: int, off: int) -> int:
     """A player-block field."""
     return int(game.state[K.PB + p * K.PSTRIDE + off])
-
-
-def held(game: LureGame, p: int) -> dict:
-    return {LURE_KINDS[k]: field(game, p, K.P_HELD + k) for k in range(K.NK)
-            if field(game, p, K.P_HELD + k)}
 
 
 def plain_deck(n, cn=0, req="", pts=1, prefix="F"):
@@ -63,3 +58,18 @@ def set_table(game: LureGame, ids) -> None:
         s[K.TABLE + i] = c
         s[K.LOC + c] = K.LOC_TABLE
     s[K.H_NTABLE] = len(want)
+
+
+def tokens_total(game: LureGame) -> int:
+    """Lure tokens in bag + discard + held + cast + kept (conserved: the mix)."""
+    import numpy as np
+
+    inv = np.zeros(K.INVENTORY_SIZE, np.int64)
+    K.inventory(game.state, inv)
+    return int(inv[K.MAXC:].sum())
+
+
+def cast_all(game: LureGame, *moves: str) -> None:
+    """Play one whole cast move per text, for the players in turn."""
+    for m in moves:
+        game.play_move(m)

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import rats_reference as ref
 
-from engines.rats import core as C
-from engines.rats import trick_winner
-from rats_scenarios import mask
 from engines import cards
+from engines.rats import core as C
+from engines.rats.core import trick_winner
+from rats_scenarios import mask
 
 
 def winner(kind, plays, ace_high=0, strongest=1, jpr=12, tie_later=1):
@@ -125,9 +125,8 @@ def test_invalid_lead_returns_minus_one():
 
 def _all_plays(kind, size, ace_high=False):
     """Every play of ``size`` cards that is a lead of ``kind`` from the full 54-card deck."""
-    out = np.empty(C.MAX_LEGAL * 4, dtype=np.int64)
-    full = (1 << 54) - 1
-    n = C.generate_leads(full & ~(0 if kind else 0), ace_high, out)
+    out = np.empty(C.MAX_LEADS, dtype=np.int64)
+    n = C.generate_leads((1 << 54) - 1, ace_high, out)
     return [int(a) & C.CARD_BITS for a in out[:n]
             if (int(a) >> C.KIND_SHIFT) == kind and C.popcount(int(a) & C.CARD_BITS) == size]
 
@@ -188,8 +187,8 @@ def test_exhaustive_sequence_reading_against_reference(ace_high):
                 _ids(m), ace_high, bool(strongest)), _ids(m)
 
 
-def test_legal_buffer_bounds_every_hand():
-    """MAX_LEGAL covers the leads of the whole deck, hence of every hand."""
+def test_lead_buffer_bounds_every_hand():
+    """MAX_LEADS covers the leads of the whole deck, hence of every hand (6,614 and 7,742)."""
     out = np.empty(1 << 14, dtype=np.int64)
-    for ace_high in (0, 1):
-        assert C.generate_leads((1 << 54) - 1, ace_high, out) <= C.MAX_LEGAL
+    assert C.generate_leads((1 << 54) - 1, 0, out) == 6614
+    assert C.generate_leads((1 << 54) - 1, 1, out) == 7742 <= C.MAX_LEADS

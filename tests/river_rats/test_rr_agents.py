@@ -6,14 +6,25 @@ import numpy as np
 import pytest
 
 from agents import river_rats as agents
-from engines.river_rats import Config, new_game, play_batch
+from agents.loop import play_batch
+from engines.river_rats import Config, new_game
 from engines.river_rats import core as C
 
 from .helpers import pile
 
+AUX = np.zeros(0)
+
+
+def _mem(word=7):
+    m = np.zeros(16, dtype=np.int64)
+    m[0] = word
+    return m
+
 
 def test_registry_and_params():
     assert set(agents.POLICY_IDS) == {"random", "greedy", "heuristic", "peek"}
+    assert [s.name for s in agents.SPECS] == list(agents.POLICY_IDS)
+    assert [s.name for s in agents.SPECS if s.sees_hidden] == ["peek"]
     assert set(agents.POLICY_FUNCTIONS) == set(agents.POLICY_IDS)
     assert "upper bound" in agents.POLICY_LABELS["peek"]
     assert agents.default_params("heuristic").shape == (agents.N_PARAMS,)
@@ -58,20 +69,20 @@ def test_own_view_policies_ignore_hidden_cards(policy):
             n = C.legal_actions(st.array, legal)
             p = st.current_player()
             if n > 1 and not (st.array[C.COLL_FD] == 1 and st.array[C.FD_OWNER] != p):
-                r1 = np.array([7], dtype=np.uint64)
-                a1 = agents.dispatch(pid, st.array, p, legal, n, params, r1)
+                r1 = _mem(7)
+                a1 = agents.act(pid, st.array, p, legal, n, params, AUX, r1)
                 for _ in range(2):
                     b = _shuffle_hidden(st, p, rng)
-                    r2 = np.array([7], dtype=np.uint64)
-                    assert agents.dispatch(pid, b, p, legal, n, params, r2) == a1
-                    r3, r4 = np.array([7], dtype=np.uint64), np.array([7], dtype=np.uint64)
+                    r2 = _mem(7)
+                    assert agents.act(pid, b, p, legal, n, params, AUX, r2) == a1
+                    r3, r4 = _mem(7), _mem(7)
                     pk = agents.POLICY_IDS["peek"]
-                    if (agents.dispatch(pk, b, p, legal, n, params, r3)
-                            != agents.dispatch(pk, st.array, p, legal, n, params, r4)):
+                    if (agents.act(pk, b, p, legal, n, params, AUX, r3)
+                            != agents.act(pk, st.array, p, legal, n, params, AUX, r4)):
                         peek_differs += 1
                 checked += 1
-            st.apply_action(int(agents.dispatch(pid, st.array, p, legal, n, params,
-                                                np.array([1], dtype=np.uint64))))
+            st.apply_action(int(agents.act(pid, st.array, p, legal, n, params, AUX,
+                                           _mem(1))))
     assert checked > 300
     assert peek_differs > 0
 
@@ -107,11 +118,11 @@ def test_heuristic_raises_stake_only_when_strong():
     st.apply_action(C.K_PLAY * 64 + ids("5h")[0])
     legal = np.array(st.legal_actions() + [0] * 10, dtype=np.int64)
     n = len(st.legal_actions())
-    a1 = agents.dispatch(2, a, 0, legal, n, agents.DEFAULT_PARAMS, np.array([1], np.uint64))
+    a1 = agents.act(2, a, 0, legal, n, agents.DEFAULT_PARAMS, AUX, _mem(1))
     assert a1 >> 6 == C.K_PREVEAL  # turning a Rat card up first is free information
     st.apply_action(int(a1))
     n = len(st.legal_actions())
     legal[:n] = st.legal_actions()
-    a2 = agents.dispatch(2, a, 0, legal, n, agents.DEFAULT_PARAMS, np.array([1], np.uint64))
+    a2 = agents.act(2, a, 0, legal, n, agents.DEFAULT_PARAMS, AUX, _mem(1))
     assert a2 >> 6 == C.K_STOP
     assert pile(a, C.STAKE) == pile(a, C.STAKE)[:1]

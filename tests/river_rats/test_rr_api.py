@@ -51,7 +51,8 @@ def test_illegal_action_raises_and_changes_nothing():
     """Step API: an illegal action raises ValueError naming it and leaves the state as is."""
     st = new_game(Config(n_players=2), 3)
     before = st.array.copy()
-    for bad in (C.K_PLAY * 64 + 51, 9999, -1, "x"):
+    legal0 = st.legal_actions()[0]
+    for bad in (C.K_PLAY * 64 + 51, 9999, -1, "x", float(legal0), str(legal0), True, None):
         with pytest.raises(ValueError, match="action"):
             st.apply_action(bad)
         assert np.array_equal(st.array, before) and st.history == []
@@ -118,7 +119,7 @@ def test_action_strings_and_table():
             st.apply_action(a)
         s = str(st)
         assert "River Rats" in s and "Rat's hand" in s and ("WON" in s or "LOST" in s)
-    with pytest.raises(ValueError, match="kind"):
+    with pytest.raises(ValueError, match="action table"):
         st.action_to_string(63 * 64)
     with pytest.raises(ValueError, match="no legal action"):
         new_game(Config(), 0).string_to_action("fly away")

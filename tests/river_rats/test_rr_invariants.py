@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from numba import njit
 
 from agents import river_rats as agents
+from engines import chance
 from engines.river_rats import Config, new_game
 from engines.river_rats import core as C
 
@@ -52,11 +53,12 @@ def _run(cfg, seed, n_games, pid, params, bases, caps, out):
     s = np.zeros(C.STATE_SIZE, dtype=np.int64)
     legal = np.empty(C.MAX_LEGAL, dtype=np.int64)
     seen = np.zeros(54, dtype=np.int64)
-    prng = np.empty(4, dtype=np.uint64)
+    mem = np.zeros((4, chance.SEAT_WORDS), dtype=np.int64)
+    aux = np.zeros(0)
     for g in range(n_games):
-        gs = C.game_seed(seed, g)
+        gs = chance.game_seed(seed, g)
         C.init_state(cfg, gs, s)
-        C.policy_rngs(gs, prng)
+        chance.init_seat_memory(gs, mem)
         err = _check(s, bases, caps, seen)
         steps = 0
         while err == 0 and s[C.STATUS] == C.RUNNING:
@@ -65,7 +67,10 @@ def _run(cfg, seed, n_games, pid, params, bases, caps, out):
                 err = 10
                 break
             p = s[C.CUR]
-            a = agents.dispatch(pid, s, p, legal, n, params, prng[p:p + 1])
+            a = agents.act(pid, s, p, legal, n, params, aux, mem[p])
+            if a < 0 or a >= C.NUM_DISTINCT_ACTIONS or (n > 1 and legal[n - 2] >= legal[n - 1]):
+                err = 12
+                break
             C.apply_action(s, a)
             err = _check(s, bases, caps, seen)
             steps += 1
@@ -92,7 +97,7 @@ configs = st.builds(
 def test_invariants_after_every_action(cfg, seed, policy):
     """60 configurations x 100 games (6,000 games) checked after every action."""
     out = np.full(100, -1, dtype=np.int64)
-    _run(cfg.to_array(), np.uint64(seed), 100, agents.POLICY_IDS[policy],
+    _run(cfg.to_array(), chance.as_word(seed), 100, agents.POLICY_IDS[policy],
          agents.default_params(policy), PILE_BASES, PILE_CAPS, out)
     assert (out == 0).all(), f"error codes {sorted(set(out.tolist()))}"
 

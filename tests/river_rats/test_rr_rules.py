@@ -1,4 +1,4 @@
-"""Scenario tests, one or more per rule bullet of ``../shared/rules/river_rats.md``; each test's
+"""Scenario tests, one or more per rule bullet of ``docs/rules/river_rats.md``; each test's
 name and docstring say which rule it checks."""
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ def test_heart_power_reveals_rat_card_then_optional_debt():
     fd_before = int(a[C.RAT]) - int(a[C.RAT_UP:C.RAT_UP + a[C.RAT]].sum())
     st.apply_action(rev[0])
     assert int(a[C.RAT]) - int(a[C.RAT_UP:C.RAT_UP + a[C.RAT]].sum()) == fd_before - 1
-    assert st.legal_actions() == [act(C.K_STOP), act(C.K_PSTAKE)]
+    assert st.legal_actions() == sorted([act(C.K_STOP), act(C.K_PSTAKE)])
     st.apply_action(act(C.K_PSTAKE))
     assert a[C.STAKE] == 2 and st.current_player() == 1
 
@@ -577,16 +577,62 @@ def test_advanced_extra_facedown_and_joker_removes_rat_card():
 
 def test_advanced_joker_never_removes_a_king():
     """Difficulty `advanced`: the joker "removes one non-King card from the Rat's hand": a King
-    that is not a Rat (here ♠K, face up) is no target, nor is a face-down King."""
+    that is not a Rat (here ♠K, face up) is no target; "a face-down card" is one target whatever
+    the face-down cards are (the legal list must not tell whether one is a King), and chance
+    picks which face-down non-King card goes."""
+    removed = set()
+    for seed in range(12):
+        st = game(n_players=2, rats=("C", "D"), difficulty="advanced")
+        a = st.array
+        a[C.RNG] = seed
+        set_rat(a, ids("Qh 3d Th Ks Ts"), ids("Kh 4c 5c 6c 7c"))
+        _earn_joker(a)
+        a[C.PHASE], a[C.DRAWN] = C.PH_DRAW, 0
+        opts = [x & 63 for x in st.legal_actions() if x >> 6 == C.K_JREMOVE]
+        face_up = [pile(a, C.RAT)[i] for i in opts if i != C.FACE_DOWN_TARGET]
+        assert ids("Ks")[0] not in face_up and ids("Qh")[0] in face_up
+        assert C.FACE_DOWN_TARGET in opts
+        before = set(pile(a, C.RAT))
+        st.apply_action(act(C.K_JREMOVE, C.FACE_DOWN_TARGET))
+        gone = before - set(pile(a, C.RAT))
+        assert len(gone) == 1 and ids("Kh")[0] not in gone
+        removed |= gone
+    assert removed == set(ids("4c 5c 6c 7c"))  # chance picks among the face-down non-Kings
+
+
+def test_advanced_joker_face_down_target_with_only_kings_face_down():
+    """Engine decision: if every face-down Rat card is a King, "a face-down card" removes
+    nothing (the joker is spent and the Rat takes no card)."""
     st = game(n_players=2, rats=("C", "D"), difficulty="advanced")
     a = st.array
-    set_rat(a, ids("Qh 3d Th Ks Ts"), ids("Kh 4c 5c 6c 7c"))
+    set_rat(a, ids("Qh 3d Th Ts 9s"), ids("Kh Ks"))
     _earn_joker(a)
     a[C.PHASE], a[C.DRAWN] = C.PH_DRAW, 0
-    targets = [pile(a, C.RAT)[x & 63] for x in st.legal_actions() if x >> 6 == C.K_JREMOVE]
-    assert ids("Ks")[0] not in targets and ids("Kh")[0] not in targets
-    assert ids("Qh")[0] in targets and ids("4c")[0] in targets  # the first face-down non-King
-    assert not any(c >> 2 == 11 for c in targets)
+    legal = st.legal_actions()
+    assert act(C.K_JREMOVE, C.FACE_DOWN_TARGET) in legal
+    rat = pile(a, C.RAT)
+    st.apply_action(act(C.K_JREMOVE, C.FACE_DOWN_TARGET))
+    assert pile(a, C.RAT) == rat and a[C.JUP] == 0 and a[C.JOKERS_USED] == 1
+
+
+def test_advanced_legal_actions_do_not_depend_on_hidden_cards():
+    """The leak fixed with the protocol: at `advanced`, whether a face-down Rat card is a King
+    does not change the legal actions (4 players, game seed game_seed(1, 21), heuristic in
+    every seat: the position found by the issue)."""
+    from engines import chance
+    from agents.loop import play_stepwise
+    from agents.policy import Agent
+    cfg = Config(n_players=4, difficulty="advanced")
+    seed = chance.word_to_seed(chance.game_seed(chance.as_word(1), 21))
+    st = new_game(cfg, seed)
+    ag = [Agent("river_rats", "heuristic") for _ in range(4)]
+    for _ in range(34):
+        st.apply_action(ag[st.current_player()](st))
+    p = st.current_player()
+    for k in range(20):
+        other = st.determinize(p, k)
+        assert other.legal_actions() == st.legal_actions()
+    del play_stepwise
 
 
 def test_expert_extra_facedown_and_joker_reveals_until_stop_or_bust():

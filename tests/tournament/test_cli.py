@@ -3,7 +3,7 @@
 import json
 
 from experiments.cli import main
-from experiments.tournament_cli import parse_options
+from experiments.cli.tournament import parse_options
 
 
 def test_tournament_command_writes_results(tmp_path, capsys):
@@ -39,3 +39,17 @@ def test_tune_command(tmp_path, capsys):
 def test_parse_options():
     assert parse_options(["difficulty=expert", "rats=[\"D\",\"S\"]", "n=3"]) == {
         "difficulty": "expert", "rats": ["D", "S"], "n": 3}
+
+
+def test_winrates_command(capsys, tmp_path):
+    csv = tmp_path / "w.csv"
+    rc = main(["winrates", "river-rats", "--agents", "random,heuristic", "--players", "1,2",
+               "--games", "40", "--csv", str(csv)])
+    assert rc == 0
+    text = capsys.readouterr().out
+    assert "| `heuristic` |" in text and "2 players" in text and csv.exists()
+    rc = main(["winrates", "recurring", "--agents", "random,greedy", "--players", "3",
+               "--games", "6"])
+    assert rc == 0 and "fair 0.33" in capsys.readouterr().out
+    assert main(["winrates", "rats", "--players", "9"]) == 2
+    assert "--players" in capsys.readouterr().err

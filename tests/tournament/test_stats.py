@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from experiments.tournament_stats import holm, mean_interval, paired_tests
+from experiments.tournament.stats import holm, mean_interval, paired_tests
 
 
 def test_mean_interval_is_the_t_interval_of_the_deal_values():

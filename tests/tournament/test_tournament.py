@@ -10,14 +10,14 @@ import pandas as pd
 import pytest
 
 from experiments.runner import batch_seed
-from experiments.tournament import (
+from experiments.tournament.run import (
     Tournament,
     make_tables,
     play_deals,
     run_tournament,
     seatings,
 )
-from experiments.tournament_games import WIN_UNITS, AgentRef, get_adapter, parse_agents
+from experiments.tournament.games import WIN_UNITS, AgentRef, get_adapter, parse_agents
 
 GAMES = ["rats", "recurring", "lure", "river_rats"]
 
@@ -66,7 +66,8 @@ def test_copies_of_a_deterministic_agent_tie_exactly(game):
 
 def test_recurring_deals_do_not_depend_on_the_line_up():
     """The holder of the 1 (dealt cards) of game i is the same whoever sits where."""
-    from engines.recurring import RecurringConfig, play_batch
+    from agents.loop import play_batch
+    from engines.recurring import RecurringConfig
 
     cfg = RecurringConfig(n_players=4)
     a = play_batch(cfg, ["random", "greedy", "heuristic", "random"], 30, seed=123)
@@ -77,32 +78,40 @@ def test_recurring_deals_do_not_depend_on_the_line_up():
 
 
 def test_river_rats_deals_do_not_depend_on_the_team():
-    from engines.river_rats import play_batch
+    from agents.loop import play_batch
 
-    a = play_batch(None, "random", 40, seed=77)
-    b = play_batch(None, "heuristic", 40, seed=77)
+    a = play_batch(None, "random", 40, seed=77, game="river_rats")
+    b = play_batch(None, "heuristic", 40, seed=77, game="river_rats")
     assert (a.rat_pair == b.rat_pair).all() and (a.seed == b.seed).all()
 
 
-def test_rats_adapter_equals_step_api_replay():
-    """Game i of the adapter's seed word is the step-API game new_game(config, word, i) driven
-    by the same agents (so the deal is fixed by the word)."""
-    from agents.rats import Agent
-    from engines.rats import RatsConfig, new_game
-    from engines.splitmix import seat_streams, seed_word
+@pytest.mark.parametrize("game", GAMES)
+def test_adapter_equals_step_api_replay(game):
+    """Game i of the adapter's seed word is the step-API game with seed game_seed(word, i)
+    driven by the same agents (so the deal is fixed by the word), for every game."""
+    from agents.loop import play_stepwise
+    from engines import chance
 
-    ad = get_adapter("rats")
-    cfg = RatsConfig(n_players=3)
-    seats = [ad.resolve(AgentRef(n, n)) for n in ("heuristic", "random", "greedy")]
-    out = ad.play(cfg, seats, 4, 99)
-    for i in range(4):
-        g = new_game(cfg, 99, i)
-        rngs = seat_streams(np.int64(seed_word(99, i)), 3)
-        agents = [Agent(s.base, np.array(s.params)) for s in seats]
-        while not g.is_terminal():
-            p = g.current_player()
-            g.apply_action(agents[p](g, rngs[p:p + 1]))
-        assert np.allclose(g.returns(), out.win[i])
+    ad = get_adapter(game)
+    n = 3
+    cfg = ad.config(n)
+    seats = [ad.resolve(AgentRef(x, x)) for x in ("heuristic", "random", "greedy")]
+    if ad.cooperative:
+        seats = [seats[0]] * n
+    g_per = ad.games_per_deal(cfg)
+    out = ad.play(cfg, seats, 2, 99)
+    for i in range(2):
+        ret = np.zeros(n)
+        for j in range(g_per):
+            seed = chance.word_to_seed(chance.game_seed(chance.as_word(99), i * g_per + j))
+            st = play_stepwise(cfg, [s.base for s in seats], seed)
+            ret += st.returns()
+        if game == "recurring":
+            assert np.allclose(ret, out.score[i])
+        elif game == "river_rats":
+            assert (ret[0] > 0) == (out.win[i, 0] == 1)
+        else:
+            assert np.allclose(ret, out.win[i])
 
 
 # ---- sums against a plain reference -----------------------------------------------------------
@@ -140,13 +149,13 @@ def test_play_deals_sums_match_a_plain_reference():
 
 
 def test_river_rats_team_results_are_play_batch_on_the_same_seeds():
-    from engines.river_rats import play_batch
+    from agents.loop import play_batch
 
     r = run_tournament("river_rats", "heuristic,greedy", 2, 30, batch_size=30, seed=3,
                        rating_deals=0, save=False)
     word = int(batch_seed(3, 0).generate_state(1, np.uint64)[0] >> np.uint64(1))
     for i, name in enumerate(("heuristic", "greedy")):
-        df = play_batch({"n_players": 2}, name, 30, seed=word)
+        df = play_batch({"n_players": 2}, name, 30, seed=word, game="river_rats")
         assert r.sums["w_sum"][i] == WIN_UNITS * int(df.won.sum())
         assert r.agents.loc[name, "win_rate"] == pytest.approx(df.won.mean())
 

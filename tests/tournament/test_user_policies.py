@@ -1,17 +1,15 @@
 """User policies compiled in a notebook or script: the README's worked example, agreement of
 the user-policy loop with the engines' loop, illegal actions, registration errors."""
 
+import importlib
+
 import numpy as np
 import pytest
 from numba import njit
 
-from agents.lure import KIND_HEURISTIC
-from agents.lure import policy_action as lure_policy_action
-from agents.rats import greedy_policy as rats_greedy
-from agents.recurring import greedy_policy as recurring_greedy
 from engines.recurring.core import BLOCK, HAND, PASS
-from experiments.tournament import register_policy, run_tournament
-from experiments.tournament_games import get_adapter
+from experiments.tournament.games import get_adapter
+from experiments.tournament.run import register_policy, run_tournament
 
 
 # The worked example of the README section "Compare strategies" (keep the two in step).
@@ -43,23 +41,27 @@ def test_readme_worked_example_rates_a_new_recurring_policy():
     assert a.loc["biggest_group", "rating_games"] == 10 * 3
 
 
-@pytest.mark.parametrize("game, fn, n", [("recurring", recurring_greedy, 4),
-                                         ("rats", rats_greedy, 3)])
-def test_user_loop_plays_the_same_games_as_the_engine_loop(game, fn, n):
-    """The shipped greedy policy registered as a user policy goes through the tournament's own
-    compiled loop; it must play exactly the games of the engines' play_games."""
-    register_policy(game, "greedy_copy", fn)
+@pytest.mark.parametrize("game, n", [("recurring", 4), ("rats", 3), ("river_rats", 2)])
+def test_user_loop_plays_the_same_games_as_the_engine_loop(game, n):
+    """A shipped policy function registered as a user policy goes through the loop's
+    user-policy path; it must play exactly the games of the shipped name."""
+    fn = importlib.import_module(f"agents.{game}").POLICY_FUNCTIONS["greedy"]
+    register_policy(game, "greedy_copy", fn,
+                    default_params=get_adapter(game).registry_params("greedy"))
     ad = get_adapter(game)
     cfg = ad.config(n)
-    ref = [ad.resolve(ad_ref) for ad_ref in _refs(["greedy", "heuristic", "random", "greedy"][:n])]
-    mine = [ad.resolve(x) for x in _refs(["greedy_copy", "heuristic", "random", "greedy"][:n])]
+    names = ["greedy", "heuristic", "random", "greedy"][:n]
+    if ad.cooperative:
+        names = ["greedy"] * n
+    ref = [ad.resolve(x) for x in _refs(names)]
+    mine = [ad.resolve(x) for x in _refs(["greedy_copy"] + names[1:])]
     a = ad.play(cfg, ref, 12, 4242)
     b = ad.play(cfg, mine, 12, 4242)
     assert np.array_equal(a.win, b.win) and np.array_equal(a.key, b.key)
 
 
 def _refs(names):
-    from experiments.tournament_games import AgentRef
+    from experiments.tournament.games import AgentRef
 
     return [AgentRef(f"{x}{i}", x) for i, x in enumerate(names)]
 
@@ -96,36 +98,21 @@ def test_registration_errors():
         register_policy("rats", "plain", lambda *a: 0)
     with pytest.raises(ValueError, match="without"):
         register_policy("rats", "bad,name", always_first)
-    with pytest.raises(ValueError, match=r"policy\(state, cfg, conds"):
+    with pytest.raises(ValueError, match=r"policy\(state, player, legal, n_legal, params, rng"):
         register_policy("lure", "plain", lambda *a: 0)
 
 
 @njit
-def lure_heuristic_copy(state, cfg, conds, info, table, params, prng, player, work):
-    """Lure's protocol without the kind: here the shipped heuristic itself."""
-    return lure_policy_action(KIND_HEURISTIC, state, cfg, conds, info, table, params, prng, player,
-                         work)
-
-
-@njit
-def lure_cheater(state, cfg, conds, info, table, params, prng, player, work):
+def lure_cheater(state, player, legal, n_legal, params, rng):
     return -7
 
 
-def test_lure_user_policy_plays_the_same_games_as_the_engine_loop():
-    """Lure user policies take Lure's protocol; the shipped heuristic registered as a user
-    policy (with the heuristic's parameters) plays exactly the games of the engine's loop."""
-    from agents.lure import REGISTRY
-
-    register_policy("lure", "heuristic_copy", lure_heuristic_copy,
-                    default_params=REGISTRY["heuristic"].params_array())
-    ad = get_adapter("lure")
-    cfg = ad.config(3)
-    ref = [ad.resolve(x) for x in _refs(["heuristic", "greedy", "random"])]
-    mine = [ad.resolve(x) for x in _refs(["heuristic_copy", "greedy", "random"])]
-    a = ad.play(cfg, ref, 10, 99)
-    b = ad.play(cfg, mine, 10, 99)
-    assert np.array_equal(a.win, b.win) and np.array_equal(a.score, b.score)
+def test_lure_user_policies_take_the_one_signature():
+    """Lure user policies have the same signature as every game's; a first-legal policy plays
+    whole games, and an illegal action is reported with the policy's label."""
+    register_policy("lure", "lure_first", always_first)
+    r = run_tournament("lure", "lure_first,random", 2, 4, rating_deals=0, save=False)
+    assert r.meta["games_played"] == 8
     register_policy("lure", "lure_cheater", lure_cheater)
     with pytest.raises(ValueError, match="'lure_cheater' .* illegal action -7"):
         run_tournament("lure", "lure_cheater,random", 2, 4, rating_deals=0, save=False)

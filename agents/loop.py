@@ -1,0 +1,290 @@
+"""The one compiled game loop (door 2): whole games of compiled policies on any game's core.
+
+:func:`play_games` plays one game per seed word with a policy per seat and writes each game's
+returns and outcome statistics; it is written once against :mod:`engines.kernels` and
+:mod:`agents.dispatch` and specialized per game at compile time (``numba.literally``), so the
+batch tables, the tournaments, the tuner and the experiments all run this loop. The step API
+with :class:`agents.policy.Agent` in every seat (:func:`play_stepwise`) plays the same games:
+game ``i`` of seed words ``seeds`` starts from ``seeds[i]`` and seat ``p`` draws from
+``chance.seat_seed(seeds[i], p)``.
+
+User policies (compiled functions with the signature of :mod:`agents.policy`) sit in a seat
+with kind ``USER_KIND + j``; the loop then is compiled for that set of functions in this process
+(:func:`play_games_user`; Numba cannot cache code specialized on function objects).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from numba import literally, njit
+
+from agents.dispatch import g_act
+from agents.policy import USER_KIND, agents_module, get_spec, resolve
+from engines import chance
+from engines.chance import SEAT_WORDS, init_seat_memory
+from engines.kernels import (
+    call_literal,
+    g_apply_action,
+    g_current_player,
+    g_init_state,
+    g_is_terminal,
+    g_legal_actions,
+    g_outcome,
+    g_returns,
+    g_sizes,
+)
+from engines.protocol import (
+    GAME_IDS,
+    _absent_seat_field,
+    core_of,
+    game_class,
+    normalize_game_name,
+)
+
+__all__ = ["play_games", "play_games_user", "run_games", "play_batch", "play_stepwise",
+           "game_of_config", "MAX_USER"]
+
+MAX_USER = 4
+"""Different user policies one call may seat."""
+
+
+@njit(cache=True)
+def _call_user(u, s, p, legal, n, params, mem):
+    """Call user policy ``u`` (``None`` in the cached loop, where this branch is pruned at
+    compile time)."""
+    if u is None:
+        return legal[0]
+    return u(s, p, legal, n, params, mem)
+
+
+@njit(cache=True)
+def _play_one(game, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
+    """Play one game from seed word ``seed`` into ``s``; returns -1, or the seat whose policy
+    returned an illegal action (then ``legal[0]`` holds that action)."""
+    literally(game)
+    g_init_state(game, cfg, seed, s)
+    init_seat_memory(seed, mem)
+    while not g_is_terminal(game, s):
+        p = g_current_player(game, s)
+        n = g_legal_actions(game, s, legal)
+        k = kinds[p]
+        if k < USER_KIND:  # shipped policies return legal actions (tested)
+            a = g_act(game, k, s, p, legal, n, params[p], aux, mem[p])
+        else:
+            if k == USER_KIND:
+                a = _call_user(u0, s, p, legal, n, params[p], mem[p])
+            elif k == USER_KIND + 1:
+                a = _call_user(u1, s, p, legal, n, params[p], mem[p])
+            elif k == USER_KIND + 2:
+                a = _call_user(u2, s, p, legal, n, params[p], mem[p])
+            else:
+                a = _call_user(u3, s, p, legal, n, params[p], mem[p])
+            ok = False
+            for i in range(n):
+                if legal[i] == a:
+                    ok = True
+                    break
+            if not ok:
+                legal[0] = a
+                return p
+        g_apply_action(game, s, a)
+    return -1
+
+
+@njit(cache=True)
+def _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3):
+    literally(game)
+    sz = g_sizes(game)
+    s = np.zeros(sz[0], dtype=np.int64)
+    legal = np.empty(sz[1], dtype=np.int64)
+    mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
+    ret = np.zeros(sz[2], dtype=np.float64)
+    for i in range(seeds.shape[0]):
+        r = _play_one(game, cfg, seeds[i], kinds, params, aux, s, legal, mem, u0, u1, u2, u3)
+        if r >= 0:
+            bad[0] = i
+            bad[1] = r
+            bad[2] = legal[0]
+            return
+        g_returns(game, s, ret)
+        for p in range(sz[2]):
+            returns_out[i, p] = ret[p]
+        g_outcome(game, s, outcome_out[i])
+
+
+@njit(cache=True)
+def play_games(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """Play one game per seed word and record it.
+
+    ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``cfg``: the config array;
+    ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
+    policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
+    game's ``make_aux(config)``. Outputs: ``returns_out`` ``float64 (G, MAX_PLAYERS)``,
+    ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an illegal action
+    the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action); ``bad[0]``
+    stays -1 otherwise."""
+    _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None, None, None,
+         None)
+
+
+@njit
+def play_games_user(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
+                    u2, u3):
+    """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
+    compiled per set of functions in each process."""
+    _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3)
+
+
+def game_of_config(config) -> str:
+    """The game name of a config object (its class lives in ``engines.<game>.config``)."""
+    mod = type(config).__module__.split(".")
+    if len(mod) >= 2 and mod[0] == "engines" and mod[1] in GAME_IDS:
+        return mod[1]
+    raise ValueError(f"bad config {config!r}: expected the config of a game "
+                     f"(engines.<game>.Config), or pass game=")
+
+
+def _seat_functions(game: str, policies, n_players: int):
+    """Split per-seat policies into registry names and user functions; returns (names for
+    :func:`resolve` with user seats replaced by the first registry name, user kinds by seat,
+    the tuple of user functions)."""
+    from numba.core.registry import CPUDispatcher
+
+    pols = [policies] * n_players if isinstance(policies, str) or isinstance(
+        policies, CPUDispatcher) else list(policies)
+    if len(pols) != n_players:
+        raise ValueError(f"{len(pols)} policies given for {n_players} players: expected one for "
+                         f"every seat or one per seat")
+    fns: list = []
+    user_kind = {}
+    names = []
+    for i, pol in enumerate(pols):
+        if isinstance(pol, str):
+            get_spec(game, pol)
+            names.append(pol)
+        elif isinstance(pol, CPUDispatcher):
+            if pol not in fns:
+                fns.append(pol)
+            if len(fns) > MAX_USER:
+                raise ValueError(f"at most {MAX_USER} different user policies in one game")
+            user_kind[i] = USER_KIND + fns.index(pol)
+            names.append(None)
+        else:
+            raise ValueError(f"bad policy {pol!r} for seat {i}: expected a registry name or an "
+                             f"@njit function policy(state, player, legal, n_legal, params, rng)")
+    return names, user_kind, tuple(fns)
+
+
+def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None = None):
+    """Play one game per seed word (``int64`` array) with ``policies`` (names and/or compiled
+    user functions, one for all seats or one per seat) and return ``(returns (G, n_players)
+    float64, outcome (G, len(OUTCOME_FIELDS)) int64)``. Raises ``ValueError`` for bad input or
+    when a policy returns an illegal action (naming the seat, game and action)."""
+    game = normalize_game_name(game) if game is not None else game_of_config(config)
+    cls = game_class(game)
+    config = cls._as_config(config)
+    C = core_of(game)
+    n = int(config.n_players)
+    names, user_kind, fns = _seat_functions(game, policies, n)
+    filler = next((x for x in names if x is not None), agents_module(game).SPECS[0].name)
+    per_seat = (list(params) if isinstance(params, (list, tuple)) and len(params) == n
+                and all(p is None or np.ndim(p) == 1 for p in params) else [params] * n)
+    kinds, rows, _ = resolve(game, [x if x is not None else filler for x in names], n,
+                             [per_seat[i] if names[i] is not None else None for i in range(n)])
+    shipped = {id(f): nm for nm, f in getattr(agents_module(game), "POLICY_FUNCTIONS",
+                                              {}).items()}
+    for i, k in user_kind.items():
+        kinds[i] = k
+        fn = fns[k - USER_KIND]
+        if per_seat[i] is None:  # a shipped function keeps its defaults; others get zeros
+            rows[i] = 0.0
+            if id(fn) in shipped:
+                d = get_spec(game, shipped[id(fn)]).params_array()
+                rows[i, :d.size] = d
+        else:
+            v = np.asarray(per_seat[i], dtype=np.float64).ravel()
+            if v.size > rows.shape[1] or not np.all(np.isfinite(v)):
+                raise ValueError(f"bad params for the user policy of seat {i}: expected at most "
+                                 f"{rows.shape[1]} finite floats")
+            rows[i] = 0.0
+            rows[i, :v.size] = v
+    seeds = np.ascontiguousarray(seeds, dtype=np.int64)
+    G = seeds.shape[0]
+    ret = np.zeros((G, C.MAX_PLAYERS))
+    out = np.zeros((G, len(C.OUTCOME_FIELDS)), dtype=np.int64)
+    bad = np.full(3, -1, dtype=np.int64)
+    aux = agents_module(game).make_aux(config)
+    cfg = config.to_array()
+    gid = GAME_IDS[game]
+    if fns:
+        u = list(fns) + [fns[0]] * (MAX_USER - len(fns))
+        call_literal(play_games_user, gid, cfg, seeds, kinds, rows, aux, ret, out, bad, *u)
+    else:
+        call_literal(play_games, gid, cfg, seeds, kinds, rows, aux, ret, out, bad)
+    if bad[0] >= 0:
+        who = names[int(bad[1])] or f"user policy of seat {int(bad[1])}"
+        raise ValueError(f"policy {who!r} (seat {int(bad[1])}) returned the illegal action "
+                         f"{int(bad[2])} in game {int(bad[0])} (seed word "
+                         f"{chance.word_to_seed(seeds[int(bad[0])])})")
+    return ret[:, :n], out
+
+
+def play_batch(config, policies, n_games: int, seed: int = 0, params=None,
+               game: str | None = None) -> pd.DataFrame:
+    """Play ``n_games`` whole games in compiled code; one DataFrame row per game.
+
+    ``config``: a game's config (its class tells the game; or a dict/None with ``game=``);
+    ``policies``: a registry name for every seat or one entry per seat, each a name of
+    :func:`agents.policy.names` or a compiled user policy; ``seed``: ``0 .. 2**64-1``, game
+    ``g`` has seed ``chance.game_seed(seed, g)`` (column ``seed``) and
+    ``new_game(config, that seed)`` replays it; ``params``: see :func:`agents.policy.resolve`.
+
+    Columns: ``seed`` (``uint64``), ``return_p`` per seat, then the core's ``OUTCOME_FIELDS``
+    (and the game's own extra columns, e.g. River Rats' ``rat_pair``). Raises ``ValueError``
+    for a bad config, policy, parameter vector, ``n_games`` or seed."""
+    if isinstance(n_games, (bool, np.bool_)) or not isinstance(n_games, (int, np.integer)) \
+            or n_games < 0:
+        raise ValueError(f"bad n_games {n_games!r}: expected an integer >= 0")
+    sd = chance.check_seed(seed)
+    seeds = chance.game_seeds(sd, int(n_games))
+    game = normalize_game_name(game) if game is not None else game_of_config(config)
+    ret, out = run_games(config, policies, seeds, params=params, game=game)
+    C = core_of(game)
+    cols = {"seed": seeds.view(np.uint64)}
+    for p in range(ret.shape[1]):
+        cols[f"return_{p}"] = ret[:, p]
+    df = pd.DataFrame(cols)
+    odf = pd.DataFrame(out, columns=list(C.OUTCOME_FIELDS))
+    n = ret.shape[1]  # per-seat fields of absent seats ("place_4" at 4 players) are dropped
+    odf = odf[[c for c in odf.columns if not _absent_seat_field(c, n)]]
+    df = pd.concat([df, odf], axis=1)
+    finish = getattr(importlib_game(game), "finish_frame", None)
+    return finish(df, ret.shape[1]) if finish is not None else df
+
+
+def importlib_game(game: str):
+    """The step-API module ``engines.<game>.game``."""
+    import importlib
+
+    return importlib.import_module(f"engines.{normalize_game_name(game)}.game")
+
+
+def play_stepwise(config, policies, seed: int, params=None, game: str | None = None):
+    """Play one game through the step API from Python with :class:`agents.policy.Agent` in
+    every seat: the reference for "step API = batch" (game ``g`` of
+    ``play_batch(config, policies, n, s)`` equals ``play_stepwise(config, policies, seed)``
+    with ``seed`` from that frame's ``seed`` column, i.e.
+    ``chance.word_to_seed(chance.game_seed(chance.as_word(s), g))``). Returns the final
+    :class:`engines.protocol.GameState`."""
+    from agents.policy import Agent
+
+    game = normalize_game_name(game) if game is not None else game_of_config(config)
+    st = game_class(game)(config, seed)
+    n = st.n_players
+    pols = [policies] * n if isinstance(policies, str) else list(policies)
+    pars = list(params) if isinstance(params, (list, tuple)) and len(params) == n else [params] * n
+    agents = [Agent(game, pols[p], pars[p]) for p in range(n)]
+    while not st.is_terminal():
+        st.apply_action(agents[st.current_player()](st))
+    return st

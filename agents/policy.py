@@ -1,0 +1,248 @@
+"""The one policy protocol of boardlab, for every game: a compiled signature, a registry by name,
+parameter vectors, and a step-API wrapper.
+
+**A compiled policy** is an ``@njit`` function::
+
+    policy(state, player, legal, n_legal, params, rng) -> action
+
+``state``: the game's flat ``int64`` state (:mod:`engines.protocol`); ``player``: the seat to
+act; ``legal[:n_legal]``: its legal actions, ascending; ``params``: a ``float64`` vector (a
+family of heuristics is tuned without recompiling); ``rng``: the seat's **policy memory**,
+``int64 (SEAT_WORDS,)``: word 0 is the seat's own splitmix64 stream (draw with
+``engines.chance.rand_below(rng, 0, n)``), words 1..15 start at zero in every game and the
+policy may keep there what it planned across its own decisions (a Rats lead or a Lure cast is
+several small decisions; a policy that plans the whole lead at the first one may store the plan,
+keyed by something in the state so that a stale plan is recognised). A policy reads only what
+``player`` may see (tested for every shipped agent that claims so) and never writes ``state``.
+It returns one of ``legal[:n_legal]``.
+
+**Shipped policies** of a game live in ``agents/<game>.py``, which defines:
+
+- ``SPECS``: the :class:`PolicySpec` of each agent (name, dispatch ``kind``, default parameter
+  vector and its names, a one-line label, whether it sees hidden cards);
+- ``act(kind, state, player, legal, n_legal, params, aux, rng)``: the compiled dispatch on
+  ``kind``; ``aux`` is a ``float64`` array of game data that the game's shipped policies may
+  need and that is the same for a whole experiment (Lure: the exact catch table of the deck;
+  the other games: empty), built once by ``make_aux(config)``;
+- ``PARAMS_WIDTH``: the length of every parameter row passed to ``act``.
+
+:func:`resolve` turns names (and optional parameter vectors) into the ``kinds`` and ``params``
+arrays of the compiled game loop (:mod:`agents.loop`); :class:`Agent` drives one policy through
+the step API with the same streams as the loop, so both doors play identical games.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.protocol import normalize_game_name
+
+__all__ = ["PolicySpec", "USER_KIND", "agents_module", "specs", "search_specs", "names",
+           "get_spec", "params_width", "resolve", "Agent"]
+
+USER_KIND = 1000
+"""Kinds ``>= USER_KIND`` in the compiled loop call user policy ``kind - USER_KIND``."""
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A registered policy of one game.
+
+    ``game``: game name; ``name``: registry name (``"heuristic"``); ``kind``: the dispatch
+    number of the game's ``act``; ``default_params``: its default ``float64`` vector;
+    ``param_names``: one name per entry (tuning, ``name:key=value`` overrides); ``label``: one
+    line on what it does; ``sees_hidden``: it reads cards its seat may not see (an analysis
+    upper bound such as River Rats' ``peek``, never fair play); ``search``: a search agent
+    (slow per decision, built on ``determinize``)."""
+
+    game: str
+    name: str
+    kind: int
+    default_params: tuple[float, ...]
+    param_names: tuple[str, ...]
+    label: str = ""
+    sees_hidden: bool = False
+    search: bool = False
+
+    def params_array(self) -> np.ndarray:
+        """``default_params`` as a ``float64`` array."""
+        return np.array(self.default_params, dtype=np.float64)
+
+
+def agents_module(game: str):
+    """The module ``agents.<game>`` (its ``SPECS``, ``act``, ``make_aux``, ``PARAMS_WIDTH``)."""
+    return importlib.import_module(f"agents.{normalize_game_name(game)}")
+
+
+_SEARCH_PRESETS = (
+    # name, kind, simulations, horizon, exploration, label
+    ("pimc-fast", 100, 8, 0, 0.0, "determinized Monte Carlo, 8 worlds per decision"),
+    ("pimc", 100, 16, 0, 0.0, "determinized Monte Carlo, 16 worlds per decision"),
+    ("pimc-strong", 100, 96, 0, 0.0, "determinized Monte Carlo, 96 worlds per decision"),
+    ("ismcts-fast", 101, 100, 0, 0.7, "information-set MCTS, 100 simulations per decision"),
+    ("ismcts", 101, 400, 0, 0.7, "information-set MCTS, 400 simulations per decision"),
+    ("ismcts-strong", 101, 2000, 0, 0.7, "information-set MCTS, 2000 simulations per decision"),
+    ("pimc-peek", 100, 16, 0, 0.0, "Monte Carlo on the true state, 16 rollouts per action "
+     "(sees every hidden card and the future draws: analysis upper bound, not legal play)"),
+)
+"""The search agents of :mod:`agents.search` every game with a ``leaf_value`` offers; a game
+module may override a preset's simulations, horizon or exploration in ``SEARCH_PRESETS``."""
+
+
+def search_specs(game: str) -> tuple[PolicySpec, ...]:
+    """The search-agent presets of ``game`` (:mod:`agents.search`): parameter vector =
+    header (simulations, rollout policy kind, horizon, exploration, max rollout decisions),
+    the game's leaf-value weights, the rollout policy's parameters."""
+    from agents import search as S
+
+    mod = agents_module(game)
+    if not hasattr(mod, "leaf_value"):
+        return ()
+    base = {s.name: s for s in mod.SPECS}
+    roll = base[getattr(mod, "ROLLOUT_POLICY", "heuristic")]
+    over = getattr(mod, "SEARCH_PRESETS", {})
+    vnames = tuple(mod.LEAF_VALUE_NAMES) + tuple(
+        f"value_{i}" for i in range(len(mod.LEAF_VALUE_NAMES), S.N_VALUE))
+    names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
+              "peek", "whole_tree", "reserved_7") + vnames
+             + tuple(f"rollout_{x}" for x in roll.param_names))
+    out = []
+    for name, kind, sims, horizon, c, label in _SEARCH_PRESETS:
+        sims, horizon, c = over.get(name, (sims, horizon, c))
+        peek = name.endswith("-peek")
+        head = [float(sims), float(roll.kind), float(horizon), float(c), 0.0, float(peek), 0.0,
+                0.0]
+        value = np.zeros(S.N_VALUE)
+        value[:len(mod.LEAF_VALUE_DEFAULT)] = mod.LEAF_VALUE_DEFAULT
+        vec = tuple(head) + tuple(float(x) for x in value) + tuple(roll.default_params)
+        horizon_txt = ("to the end of the hand", "to the end of the round",
+                       "to the end of the game")[int(horizon)]
+        out.append(PolicySpec(game, name, kind, vec, names[:len(vec)],
+                              f"{label}, {roll.name} rollouts {horizon_txt}", search=True,
+                              sees_hidden=peek))
+    return tuple(out)
+
+
+def params_width(game: str) -> int:
+    """Length of every parameter row of ``game`` in the compiled loop: wide enough for the
+    game's own policies and for the search agents (header + leaf value + rollout params)."""
+    from agents import search as S
+
+    return S.R0 + agents_module(game).PARAMS_WIDTH
+
+
+def specs(game: str) -> dict[str, PolicySpec]:
+    """Registry of ``game``: ``{name: PolicySpec}`` in display order (the game's own policies,
+    then the search agents)."""
+    return {s.name: s for s in agents_module(game).SPECS + search_specs(game)}
+
+
+def names(game: str) -> list[str]:
+    """Registered policy names of ``game``."""
+    return list(specs(game))
+
+
+def get_spec(game: str, name: str) -> PolicySpec:
+    """The :class:`PolicySpec` of ``name``; ``ValueError`` naming it and the choices."""
+    reg = specs(game)
+    if not isinstance(name, str) or name not in reg:
+        raise ValueError(f"unknown {game} policy {name!r}: expected one of {', '.join(reg)}")
+    return reg[name]
+
+
+def _param_row(spec: PolicySpec, vec, width: int, seat) -> np.ndarray:
+    base = spec.params_array()
+    if vec is None:
+        v = base
+    else:
+        v = np.asarray(vec, dtype=np.float64).ravel()
+        if v.size > max(base.size, 1) or not np.all(np.isfinite(v)):
+            raise ValueError(f"bad params for {spec.name!r} (seat {seat}): {np.asarray(vec)!r}; "
+                             f"expected at most {base.size} finite floats "
+                             f"({', '.join(spec.param_names)})")
+        full = base.copy()
+        full[:v.size] = v
+        v = full
+    row = np.zeros(width, dtype=np.float64)
+    row[:v.size] = v
+    return row
+
+
+def resolve(game: str, policies, n_players: int, params=None):
+    """Seat policies -> ``(kinds, params, names)`` for the compiled loop.
+
+    ``policies``: one name for every seat or a sequence of ``n_players`` names; ``params``:
+    None (defaults), one vector for every seat, or a sequence of ``n_players`` vectors/None
+    (a vector may be shorter than the default: its tail keeps the defaults). Returns ``int64
+    (MAX_PLAYERS,)`` kinds, ``float64 (MAX_PLAYERS, params_width(game))`` params (unused seats
+    repeat seat 0) and the list of names. Raises ``ValueError`` naming a bad name, count or
+    vector."""
+    core = importlib.import_module(f"engines.{normalize_game_name(game)}.core")
+    if isinstance(policies, str):
+        seat_names = [policies] * n_players
+    else:
+        seat_names = list(policies)
+    if len(seat_names) != n_players:
+        raise ValueError(f"{len(seat_names)} policies given for {n_players} players: expected "
+                         f"one name for every seat or one per seat")
+    per_seat = (list(params) if isinstance(params, (list, tuple)) and len(params) == n_players
+                and all(p is None or np.ndim(p) == 1 for p in params) else [params] * n_players)
+    width = params_width(game)
+    kinds = np.zeros(core.MAX_PLAYERS, dtype=np.int64)
+    rows = np.zeros((core.MAX_PLAYERS, width), dtype=np.float64)
+    for p in range(core.MAX_PLAYERS):
+        i = p if p < n_players else 0
+        spec = get_spec(game, seat_names[i])
+        kinds[p] = spec.kind
+        rows[p] = _param_row(spec, per_seat[i], width, i)
+    return kinds, rows, seat_names
+
+
+class Agent:
+    """A registered policy (with its parameter vector) acting on step-API games.
+
+    ``Agent(game, name, params=None)``; ``agent(state)`` returns the action of the player to
+    act in ``state`` (a :class:`engines.protocol.GameState` of that game), drawing from and
+    updating that seat's memory ``state.seat_memory[player]``, so a game driven this way equals
+    the same game in :func:`agents.loop.play_batch`. Raises ``ValueError`` for an unknown name
+    or bad params, or when called on a finished game."""
+
+    def __init__(self, game: str, name: str, params=None):
+        self.game = normalize_game_name(game)
+        self.spec = get_spec(self.game, name)
+        self.name = name
+        mod = agents_module(self.game)
+        self.params = _param_row(self.spec, params, params_width(self.game), 0)
+        self._mod = mod
+        self._aux_cfg = None
+        self._aux = None
+
+    def _aux_for(self, config) -> np.ndarray:
+        if self._aux is None or (config is not self._aux_cfg and config != self._aux_cfg):
+            self._aux = self._mod.make_aux(config)
+            self._aux_cfg = config
+        return self._aux
+
+    def __call__(self, state) -> int:
+        if state.is_terminal():
+            raise ValueError("the game is over: no action to choose")
+        p = state.current_player()
+        legal = np.array(state.legal_actions(), dtype=np.int64)
+        aux = self._aux_for(state.config)
+        if self.spec.search:
+            from agents.search import search_act
+            from engines.kernels import call_literal
+            from engines.protocol import GAME_IDS
+
+            a = call_literal(search_act, GAME_IDS[self.game], self.spec.kind, state.state, p,
+                             legal, len(legal), self.params, aux, state.seat_memory[p])
+        else:
+            a = self._mod.act(self.spec.kind, state.state, p, legal, len(legal), self.params,
+                              aux, state.seat_memory[p])
+        return int(a)
+
+    def __repr__(self) -> str:
+        return f"Agent({self.game!r}, {self.name!r})"

@@ -1,0 +1,310 @@
+"""Determinized search agents for every game, written once on the protocol: flat Monte Carlo
+(PIMC) with common random numbers, and single-observer information-set MCTS (ISMCTS).
+
+Both see only what the acting player may see: every simulation starts from
+``determinize(state, player, seed)`` (:mod:`engines.protocol`), a world sampled from the
+player's information state, never from the real hidden cards; so a search's decision is the
+same whatever the hidden cards really are (tested). Their randomness comes from the seat's own
+stream (``rng[0]``), so the same seed gives the same decisions on any number of workers.
+
+**PIMC** (perfect-information Monte Carlo; Ginsberg's GIB, Long et al. 2010 "Understanding the
+success of perfect information Monte Carlo sampling in game tree search"): for each of
+``samples`` determinized worlds, every legal action is tried and the rest of the play is rolled
+out with a registered policy up to the horizon, where the game's leaf value scores it; the
+action with the best mean wins. Within one world every action sees the same deck order and the
+same rollout streams (common random numbers), so differences between actions are not chance.
+
+**ISMCTS** (single-observer information-set MCTS; Cowling, Powley and Whitehouse, "Information
+Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012): each simulation determinizes, descends a
+tree of the searching player's turn (its consecutive small decisions; with ``params[6] = 1``,
+every later decision too) by UCB1 with availability counts (a child's exploration term
+uses how often it was *available*, since worlds differ in their legal actions), expands one new
+action, rolls out to the horizon and backs up the leaf value of every player (each node keeps
+the mean for the player who acted there). Decisions of other players that the searching player
+cannot observe (``observed_action`` hidden: a secret Lure cast, a face-down card) are not
+branched on: they are played by the rollout policy. The most visited root action is chosen.
+
+**Peek** (``params[H_PEEK] = 1``, the ``pimc-peek`` agent): the worlds are copies of the true
+state, hidden cards and future draws included: an analysis upper bound ("what hidden
+information is worth to the search"), never fair play.
+
+**Horizon** (``params[H_HORIZON]``): 0 = the end of the current hand (River Rats' collective
+hand, a Rats trick, a ReCURRRing round, a Lure fishing turn: ``progress(s, 0)`` changes),
+1 = the end of the round (``progress(s, 1)``), 2 = the end of the game. Short horizons with a
+good leaf value beat rollouts to the end at affordable budgets: between two actions the win
+chance often differs by a few points, far below the noise of a few dozen rollouts.
+
+**Parameter vector** of a search agent (``float64``, :data:`N_HEADER` + :data:`N_VALUE` + the
+game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
+constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, 0]`` then
+the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``), then the rollout policy's
+own parameter vector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import literally, njit, types
+from numba.extending import overload
+
+from engines.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
+from engines.kernels import (
+    g_apply_action,
+    g_current_player,
+    g_determinize,
+    g_is_terminal,
+    g_legal_actions,
+    g_num_players,
+    g_observed_action,
+    g_progress,
+    g_sizes,
+)
+
+__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "N_HEADER", "N_VALUE", "H_SIMS", "H_ROLLOUT",
+           "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc",
+           "ismcts",
+           "g_act_base", "g_leaf_value"]
+
+SEARCH_BASE = 100
+"""Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
+K_PIMC, K_ISMCTS = 100, 101
+H_SIMS, H_ROLLOUT, H_HORIZON, H_EXPLORE, H_MAX_STEPS, H_PEEK, H_WHOLE_TREE = 0, 1, 2, 3, 4, 5, 6
+N_HEADER = 8
+N_VALUE = 16
+V0 = N_HEADER
+"""``params[V0:V0 + N_VALUE]``: the leaf-value weights."""
+R0 = N_HEADER + N_VALUE
+"""``params[R0:]``: the rollout policy's parameter vector."""
+_SALT_WORLD = 0x5DEECE66D
+_SALT_ROLL = 0x2545F4914F6CDD1D
+
+
+def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
+    """``agents.<game>.act``: the game's shipped (non-search) policies."""
+
+
+@overload(g_act_base, jit_options={"cache": True})
+def _ov_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    import importlib
+
+    from engines.protocol import GAME_NAMES
+
+    f = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}").act
+
+    def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
+        return f(kind, state, player, legal, n_legal, params, aux, rng)
+    return impl
+
+
+def g_leaf_value(game, state, weights, out):
+    """``agents.<game>.leaf_value``: each player's value of ``state`` into ``out``."""
+
+
+@overload(g_leaf_value, jit_options={"cache": True})
+def _ov_leaf_value(game, state, weights, out):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    import importlib
+
+    from engines.protocol import GAME_NAMES
+
+    f = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}").leaf_value
+
+    def impl(game, state, weights, out):
+        f(state, weights, out)
+    return impl
+
+
+@njit(cache=True)
+def _horizon_reached(game, w, level, start):
+    if g_is_terminal(game, w):
+        return True
+    if level >= 2:
+        return False
+    return g_progress(game, w, level) != start
+
+
+@njit(cache=True)
+def _rollout(game, w, level, start, params, aux, legal, mem, max_steps):
+    """Play ``w`` on with the rollout policy until the horizon; returns decisions played."""
+    kind = np.int64(params[H_ROLLOUT])
+    rp = params[R0:]
+    steps = 0
+    while not _horizon_reached(game, w, level, start) and steps < max_steps:
+        q = g_current_player(game, w)
+        n = g_legal_actions(game, w, legal)
+        a = g_act_base(game, kind, w, q, legal, n, rp, aux, mem[q])
+        g_apply_action(game, w, a)
+        steps += 1
+    return steps
+
+
+@njit(cache=True)
+def pimc(game, s, player, legal, n_legal, params, aux, rng):
+    """Flat determinized Monte Carlo with common random numbers (module docstring); returns
+    the chosen action of ``legal[:n_legal]``."""
+    literally(game)
+    if n_legal == 1:
+        return legal[0]
+    sz = g_sizes(game)
+    world = np.empty(sz[0], dtype=np.int64)
+    w = np.empty(sz[0], dtype=np.int64)
+    buf = np.empty(sz[1], dtype=np.int64)
+    mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
+    val = np.zeros(sz[2], dtype=np.float64)
+    sums = np.zeros(n_legal, dtype=np.float64)
+    acts = legal[:n_legal].copy()
+    k = max(1, np.int64(params[H_SIMS]))
+    level = np.int64(params[H_HORIZON])
+    start = g_progress(game, s, level) if level < 2 else 0
+    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
+    weights = params[V0:V0 + N_VALUE]
+    for _ in range(k):
+        seed = next_u64(rng, 0)
+        if params[H_PEEK] != 0.0:
+            world[:] = s
+        else:
+            g_determinize(game, s, player, seed ^ _SALT_WORLD, world)
+        for i in range(n_legal):
+            w[:] = world
+            init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
+            g_apply_action(game, w, acts[i])
+            _rollout(game, w, level, start, params, aux, buf, mem, max_steps)
+            g_leaf_value(game, w, weights, val)
+            sums[i] += val[player]
+    best = 0
+    for i in range(1, n_legal):
+        if sums[i] > sums[best]:
+            best = i
+    return acts[best]
+
+
+# ---- ISMCTS tree, in flat arrays ------------------------------------------------------------
+_N_PARENT, _N_CHILD, _N_NEXT, _N_ACTION, _N_ACTOR = 0, 1, 2, 3, 4
+_N_INT = 5
+
+
+@njit(cache=True)
+def ismcts(game, s, player, legal, n_legal, params, aux, rng):
+    """Single-observer ISMCTS with UCB1 and availability counts (module docstring); returns
+    the most visited root action of ``legal[:n_legal]``."""
+    literally(game)
+    if n_legal == 1:
+        return legal[0]
+    sz = g_sizes(game)
+    n_sims = max(1, np.int64(params[H_SIMS]))
+    c = params[H_EXPLORE]
+    level = np.int64(params[H_HORIZON])
+    start = g_progress(game, s, level) if level < 2 else 0
+    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
+    weights = params[V0:V0 + N_VALUE]
+    n_pl = g_num_players(game, s)
+    cap = n_sims + 2
+    node = np.full((cap, _N_INT), -1, dtype=np.int64)
+    visits = np.zeros(cap, dtype=np.float64)
+    avail = np.zeros(cap, dtype=np.float64)
+    reward = np.zeros((cap, sz[2]), dtype=np.float64)
+    n_nodes = 1
+    w = np.empty(sz[0], dtype=np.int64)
+    buf = np.empty(sz[1], dtype=np.int64)
+    mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
+    val = np.zeros(sz[2], dtype=np.float64)
+    path = np.empty(cap, dtype=np.int64)
+    for _ in range(n_sims):
+        seed = next_u64(rng, 0)
+        if params[H_PEEK] != 0.0:
+            w[:] = s
+        else:
+            g_determinize(game, s, player, seed ^ _SALT_WORLD, w)
+        init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
+        cur = 0
+        depth = 0
+        path[0] = 0
+        expanded = False
+        while not expanded and not _horizon_reached(game, w, level, start):
+            q = g_current_player(game, w)
+            if q != player and params[H_WHOLE_TREE] == 0.0:
+                break  # the tree covers the searching player's turn; rollouts play the rest
+            n = g_legal_actions(game, w, buf)
+            if q != player and g_observed_action(game, w, buf[0], player) != buf[0]:
+                break  # hidden decisions of others are not branched on: rollout plays them
+            # availability, and the first legal action without a child
+            new_a = -1
+            best = -1
+            best_u = -1e300
+            for i in range(n):
+                a = buf[i]
+                ch = node[cur, _N_CHILD]
+                while ch >= 0 and node[ch, _N_ACTION] != a:
+                    ch = node[ch, _N_NEXT]
+                if ch < 0:
+                    if new_a < 0:
+                        new_a = a
+                    continue
+                avail[ch] += 1.0
+                u = reward[ch, q] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                if u > best_u:
+                    best_u = u
+                    best = ch
+            if new_a >= 0 and n_nodes < cap:
+                ch = n_nodes
+                n_nodes += 1
+                node[ch, _N_PARENT] = cur
+                node[ch, _N_ACTION] = new_a
+                node[ch, _N_ACTOR] = q
+                node[ch, _N_NEXT] = node[cur, _N_CHILD]
+                node[cur, _N_CHILD] = ch
+                avail[ch] = 1.0
+                g_apply_action(game, w, new_a)
+                cur = ch
+                expanded = True
+            elif best >= 0:
+                g_apply_action(game, w, node[best, _N_ACTION])
+                cur = best
+            else:
+                break
+            depth += 1
+            path[depth] = cur
+        _rollout(game, w, level, start, params, aux, buf, mem, max_steps)
+        g_leaf_value(game, w, weights, val)
+        for d in range(depth, 0, -1):
+            nd = path[d]
+            visits[nd] += 1.0
+            for j in range(n_pl):
+                reward[nd, j] += val[j]
+        visits[0] += 1.0
+    best = -1
+    most = -1.0
+    ch = node[0, _N_CHILD]
+    while ch >= 0:  # most visits; ties to the smaller action id
+        if visits[ch] > most:
+            most = visits[ch]
+            best = ch
+        elif visits[ch] == most and node[ch, _N_ACTION] < node[best, _N_ACTION]:
+            best = ch
+        ch = node[ch, _N_NEXT]
+    return node[best, _N_ACTION] if best >= 0 else legal[0]
+
+
+@njit(cache=True)
+def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
+    """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`)."""
+    literally(game)
+    if kind == K_ISMCTS:
+        return ismcts(game, s, player, legal, n_legal, params, aux, rng)
+    return pimc(game, s, player, legal, n_legal, params, aux, rng)
+
+
+@njit(cache=True)
+def relative_to_mean(out, n):
+    """Make the seats' values ``out[:n]`` relative to their mean (a competitive game's leaf
+    value: what matters is being ahead of the others) and zero the seats beyond ``n``."""
+    tot = 0.0
+    for p in range(n):
+        tot += out[p]
+    for p in range(n):
+        out[p] -= tot / n
+    for p in range(n, out.shape[0]):
+        out[p] = 0.0

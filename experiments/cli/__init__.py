@@ -1,0 +1,72 @@
+"""The ``boardlab`` command line.
+
+Each module of this package registers its own subcommands through a ``register(sub)``
+function, listed in :data:`REGISTRARS` (``sub``: the top-level subparsers object):
+``play`` (one command for the four games), ``river-rats pairs`` (the main job),
+``tournament`` / ``tune`` / ``winrates``, ``lure`` (balance report, odds) and ``poker``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import sys
+
+REGISTRARS: tuple[str, ...] = (
+    "experiments.cli.play",
+    "experiments.cli.pairs",
+    "experiments.cli.tournament",
+    "experiments.cli.lure",
+    "experiments.cli.poker",
+)
+"""Modules whose ``register(sub)`` adds subcommands, in help order."""
+
+
+def parse_player_counts(values: str | list[str], lo: int, hi: int, game: str) -> list[int]:
+    """``--players`` text (``"4"``, ``"1..4"``, ``"2-5"``, ``"2,4"``, ``"1-2,4"``, or a list of
+    such texts) -> sorted distinct player counts, each in ``lo..hi``.
+
+    Raises ``ValueError`` naming the unreadable part or the count outside ``lo..hi`` (``game``
+    names the game in that message)."""
+    out: list[int] = []
+    for v in [values] if isinstance(values, str) else values:
+        for part in v.split(","):
+            m = re.fullmatch(r"\s*(\d)\s*(?:(?:\.\.|-)\s*(\d)\s*)?", part)
+            if not m:
+                raise ValueError(f"bad --players {part!r}: expected counts such as {hi}, "
+                                 f"{lo}..{hi}, {lo},{hi}")
+            out.extend(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
+    for n in out:
+        if not lo <= n <= hi:
+            raise ValueError(f"bad --players {n}: {game} has {lo} to {hi} players")
+    if not out:
+        raise ValueError("--players is empty")
+    return sorted(set(out))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full argument parser of ``boardlab`` (all registered subcommands)."""
+    parser = argparse.ArgumentParser(
+        prog="boardlab",
+        description="Simulation and strategy analysis for River Rats, Lure, Rats and ReCURRRing.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in REGISTRARS:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``boardlab`` console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"boardlab: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""``boardlab lure ...``: the Lure fish-card tools.
+
+* ``boardlab lure balance [--cards FILE] [--players 2..5] [--deep-waters] [--agents ...]``:
+  the fish-card balance report (:mod:`experiments.lure.balance`) under ``results/lure/``;
+* ``boardlab lure odds [--cards FILE] [--deep-waters]``: exact catch probabilities per card.
+
+Agents' win rates: ``boardlab winrates lure``; tuning: ``boardlab tune lure heuristic``;
+playing: ``boardlab play lure`` (one command line for every game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from experiments.cli import parse_player_counts
+
+
+def parse_players(text: str) -> list[int]:
+    """``"2..5"``, ``"2-5"``, ``"2,4"`` or ``"3"`` -> sorted player counts in 2..5
+    (:func:`experiments.cli.parse_player_counts`).
+
+    Raises:
+        ValueError: unreadable text or a count outside 2..5.
+    """
+    return parse_player_counts(text, 2, 5, "Lure")
+
+
+def register(sub) -> None:
+    """Add ``boardlab lure`` (balance, odds)."""
+    p = sub.add_parser("lure", help="Lure: fish-card balance report and exact catch odds")
+    lsub = p.add_subparsers(dest="lure_command", metavar="ACTION", required=True)
+
+    b = lsub.add_parser(
+        "balance", help="write the fish-card balance report under results/lure/",
+        description="Exact catch odds, a points-vs-difficulty fit with over-/under-valued "
+                    "flags, and simulated games per player count (compiled loop on the "
+                    "experiment runner: parallel with --jobs, reproducible for any number of "
+                    "workers, resumable from the output folder).")
+    b.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
+    b.add_argument("--players", default="2..5", help="player counts, e.g. 2..5, 4 or 2,4")
+    b.add_argument("--deep-waters", action="store_true", help="play with Deep Waters")
+    b.add_argument("--agents", nargs="+", default=["heuristic"],
+                   help="agents by seat, cycled over the seats (default: heuristic, the "
+                        "strongest); commas also separate names")
+    b.add_argument("--games", type=int, default=20000, help="games per player count")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    b.add_argument("--batch-size", type=int, default=5000,
+                   help="games per work unit (the numbers depend on it, not on --jobs)")
+    b.add_argument("--out", help="output folder (default results/lure/<base|deep_waters>)")
+    b.add_argument("--force", action="store_true",
+                   help="overwrite a report made with other settings (otherwise an error)")
+    b.set_defaults(func=_balance)
+
+    o = lsub.add_parser("odds", help="exact catch probabilities of every card")
+    o.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
+    o.add_argument("--deep-waters", action="store_true", help="with the Deep Waters cards")
+    o.add_argument("--csv", help="also write the table to this CSV file")
+    o.set_defaults(func=_odds)
+
+
+def _deck(path):
+    from engines.lure.decks import load_deck
+
+    return load_deck(path) if path else None
+
+
+def _balance_agents(values) -> list[str]:
+    """``--agents`` values (names, also comma-separated) -> names; ``ValueError`` naming the
+    option for an unknown name."""
+    from agents.policy import names
+
+    out = [x.strip() for v in values for x in v.split(",") if x.strip()]
+    known = names("lure")
+    if not out:
+        raise ValueError("--agents is empty: expected Lure agent names, e.g. heuristic")
+    for x in out:
+        if x not in known:
+            raise ValueError(f"bad --agents {x!r}: expected names among {', '.join(known)}")
+    return out
+
+
+def _check_int(value, option: str, lo: int, what: str) -> None:
+    if value < lo:
+        raise ValueError(f"bad {option} {value}: expected {what}")
+
+
+def _check_balance_out(args: argparse.Namespace, players, agents) -> None:
+    """Refuse to overwrite a report made with other settings (games, players, agents, seed,
+    batch size, Deep Waters) unless ``--force``: the default folders hold the committed
+    reports."""
+    from engines.lure.decks import default_deck
+    from experiments.io import read_json
+    from experiments.lure.balance import default_out_dir
+
+    out = Path(args.out) if args.out else default_out_dir(_deck(args.cards) or default_deck(),
+                                                          args.deep_waters)
+    meta_path = out / "metadata.json"
+    if args.force or not meta_path.exists():
+        return
+    meta = read_json(meta_path)
+    mine = {"deep_waters": bool(args.deep_waters), "players": list(players),
+            "agents": list(agents), "n_games_per_player_count": args.games,
+            "seed": args.seed, "batch_size": args.batch_size}
+    theirs = {k: meta.get(k) for k in mine}
+    if theirs != mine:
+        raise ValueError(f"{out} holds a report made with other settings ({theirs}): choose "
+                         f"another --out, or --force to overwrite it")
+
+
+def _balance(args: argparse.Namespace) -> int:
+    from experiments.lure.balance import run_balance
+
+    players = parse_players(args.players)
+    agents = _balance_agents(args.agents)
+    _check_int(args.games, "--games", 1, "an integer >= 1 (games per player count)")
+    _check_int(args.batch_size, "--batch-size", 1, "an integer >= 1")
+    _check_int(args.seed, "--seed", 0, "an integer >= 0")
+    if args.jobs == 0 or args.jobs < -1:
+        raise ValueError(f"bad --jobs {args.jobs}: expected a positive integer or -1 (all "
+                         f"cores)")
+    _check_balance_out(args, players, agents)
+    cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
+    if not cmd.startswith("boardlab lure balance"):
+        cmd = "boardlab lure balance"
+    out = run_balance(_deck(args.cards), players, args.deep_waters, agents, args.games,
+                      args.seed, args.out, args.jobs, batch_size=args.batch_size, command=cmd,
+                      progress=sys.stderr.isatty(), overwrite=args.force)
+    print(f"wrote {out / 'report.md'}")
+    return 0
+
+
+def _odds(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from experiments.lure.balance import add_fit, card_table
+
+    from engines.lure.decks import default_deck
+
+    deck = _deck(args.cards) or default_deck()
+    cards, _ = add_fit(card_table(deck, args.deep_waters)[0])
+    cols = ["id", "points", "catch_number", "requirements"] + [c for c in cards.columns
+                                                               if c.startswith("p_")]
+    cols += ["cheapest_50", "cheapest_90", "difficulty", "fair_points", "flag"]
+    with pd.option_context("display.width", 250, "display.max_columns", 40):
+        print(cards[cols].round(3).to_string(index=False))
+    if args.csv:
+        from experiments.io import atomic_write_text
+
+        atomic_write_text(args.csv, cards.to_csv(index=False))
+        print(f"table written to {args.csv}")
+    return 0

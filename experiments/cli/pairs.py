@@ -1,0 +1,143 @@
+"""``boardlab river-rats pairs``: the River Rats win-rate table per Rat pair
+(:mod:`experiments.river_rats_pairs`) from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from experiments.cli import parse_player_counts
+from experiments.runner import BACKENDS
+
+DEFAULT_OUT = Path("results") / "river_rats"
+
+
+def _players(values: list[str]) -> list[int]:
+    """River Rats player counts from ``--players`` (1..4; see :func:`parse_player_counts`)."""
+    return parse_player_counts(values, 1, 4, "River Rats")
+
+
+def _bool(v: str) -> bool:
+    t = v.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"{v!r} is not a boolean (true/false)")
+
+
+def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``boardlab river-rats pairs`` (shared with ``make run``)."""
+    from engines.river_rats.config import (
+        DIFFICULTIES,
+        EMPTY_DRAWS,
+        FULL_HOUSE_TIES,
+        PREDICTION_MATCHES,
+        SET_TIES,
+        TWO_PAIR_TIES,
+    )
+    from experiments.pairs.job import DEFAULT_AGENT
+
+    p.add_argument("--players", nargs="+", default=["1..4"],
+                   help="player counts: 4, or 1..4, or 2 3 (default 1..4)")
+    p.add_argument("--agents", nargs="+", default=[DEFAULT_AGENT],
+                   help="one policy for every seat, or one per seat (comma or space separated;"
+                        f" default {DEFAULT_AGENT})")
+    p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
+    p.add_argument("--prediction-match", choices=PREDICTION_MATCHES, default="exact")
+    p.add_argument("--defeated-rat-stays", type=_bool, default=True, metavar="BOOL")
+    p.add_argument("--first-player", type=int, default=0)
+    p.add_argument("--empty-draw", choices=EMPTY_DRAWS, default="skip")
+    p.add_argument("--first-game-defeat-bonuses", type=_bool, default=True, metavar="BOOL")
+    p.add_argument("--full-house-ties", choices=FULL_HOUSE_TIES, default="tie")
+    p.add_argument("--set-ties", choices=SET_TIES, default="kickers")
+    p.add_argument("--two-pair-ties", choices=TWO_PAIR_TIES, default="pairs_then_kicker")
+    p.add_argument("--games", type=int, default=10_000,
+                   help="games per pair and player count (the first round with --ci-width)")
+    p.add_argument("--ci-width", type=float, default=None, metavar="W",
+                   help="keep adding batches until every 95%% interval is narrower than W "
+                        "(e.g. 0.02 for ±1 point)")
+    p.add_argument("--max-games", type=int, default=None,
+                   help="cap per pair and player count with --ci-width (default 10x --games)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--jobs", type=int, default=1, help="parallel workers (-1: all cores)")
+    p.add_argument("--backend", choices=BACKENDS, default="loky")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="address of a running dask.distributed scheduler (--backend dask)")
+    p.add_argument("--batch-size", type=int, default=5_000, help="games per batch (default 5000)")
+    p.add_argument("--round-batches", type=int, default=4,
+                   help="with --ci-width: batches added per pair in each round (default 4)")
+    p.add_argument("--out", default=None,
+                   help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
+                        "_<players>p_seed<seed>); re-running with the same folder resumes")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or table")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an output folder that holds partial results of another "
+                        "experiment (otherwise an error)")
+
+
+def register(sub) -> None:
+    """Add ``boardlab river-rats pairs``."""
+    rr = sub.add_parser("river-rats", help="River Rats experiments")
+    rsub = rr.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
+    p = rsub.add_parser("pairs", help="win rate per ordered Rat pair (the main job)",
+                        description=run.__doc__)
+    add_pairs_arguments(p)
+    p.set_defaults(func=run)
+
+
+def spec_from_args(args: argparse.Namespace):
+    """The :class:`PairsSpec` that the command-line options describe."""
+    from experiments.pairs.job import PairsSpec
+
+    agents = [a for v in args.agents for a in v.split(",") if a]
+    rules = {"difficulty": args.difficulty, "prediction_match": args.prediction_match,
+             "defeated_rat_stays": args.defeated_rat_stays, "first_player": args.first_player,
+             "empty_draw": args.empty_draw,
+             "first_game_defeat_bonuses": args.first_game_defeat_bonuses,
+             "full_house_ties": args.full_house_ties, "set_ties": args.set_ties,
+             "two_pair_ties": args.two_pair_ties}
+    return PairsSpec(players=_players(args.players),
+                     agents=agents[0] if len(agents) == 1 else agents,
+                     rules=rules, games=args.games, seed=args.seed)
+
+
+def default_out(spec) -> Path:
+    """Deterministic default output folder of a spec (so the same command resumes)."""
+    agents = spec.agents if isinstance(spec.agents, str) else "-".join(spec.agents)
+    players = "".join(str(n) for n in spec.players)
+    return DEFAULT_OUT / (f"pairs_{agents}_{spec.rules.get('difficulty', 'normal')}_{players}p"
+                          f"_seed{spec.seed}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Estimate the players' win rate for each of the 12 ordered Rat pairs (active, waiting)
+    at each player count, on common random numbers, and write CSV/Parquet tables, a heatmap,
+    a bar chart of the 6 unordered pairs and a metadata JSON into the output folder."""
+    from experiments.pairs.job import format_table, run_pairs, write_outputs
+
+    spec = spec_from_args(args)
+    out = Path(args.out) if args.out else default_out(spec)
+    t0 = time.perf_counter()
+    pairs, result = run_pairs(spec, n_jobs=args.jobs, backend=args.backend,
+                              scheduler=args.scheduler, out_dir=out, ci_width=args.ci_width,
+                              max_games=args.max_games, batch_size=args.batch_size,
+                              group_batches=args.round_batches, progress=not args.quiet,
+                              overwrite=args.force)
+    wall = time.perf_counter() - t0
+    paths = write_outputs(out, pairs, result, spec,
+                          extra_meta={"command": "boardlab " + " ".join(sys.argv[1:]),
+                                      "ci_width": args.ci_width, "max_games": args.max_games,
+                                      "total_wall_time_s": wall})
+    if not args.quiet:
+        print(format_table(pairs))
+        rate = result.games_played / result.wall_time if result.wall_time else float("nan")
+        print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
+              f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
+              f"{result.meta['n_jobs']} job(s), backend {args.backend}); resumed "
+              f"{result.resumed_batches}"
+              f" batches")
+        print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
+    return 0

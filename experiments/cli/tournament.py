@@ -1,0 +1,201 @@
+"""``boardlab tournament GAME``, ``boardlab tune GAME AGENT`` and ``boardlab winrates GAME``
+(see :mod:`experiments.tournament`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from experiments.runner import BACKENDS
+
+GAME_CHOICES = ("rats", "recurring", "river-rats", "river_rats", "lure")
+
+
+def parse_options(items) -> dict:
+    """``KEY=VALUE`` strings -> config options; a value is read as JSON when it parses
+    (``true``, ``3``, ``["D","S"]``), else kept as text. Raises ``ValueError`` without ``=``."""
+    out = {}
+    for item in items or ():
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--option {item!r}: expected KEY=VALUE, e.g. difficulty=expert")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
+                   help="rats, recurring, river-rats or lure")
+    p.add_argument("--players", type=int, default=None,
+                   help="seats per table (default: 4)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rules option of the game's config (repeatable), e.g. "
+                        "difficulty=expert, games_per_match=5")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--backend", choices=BACKENDS, default="loky")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="dask.distributed scheduler to use with --backend dask")
+    p.add_argument("--batch-size", type=int, default=100,
+                   help="deals per work unit (results depend on it, not on --jobs)")
+    p.add_argument("--agents-dir", default=None, metavar="ROOT",
+                   help="root of saved tuned agents (ROOT/GAME/agents/NAME.json; default "
+                        "results or $BOARDLAB_AGENTS_DIR)")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+
+
+def register(sub) -> None:
+    """Add ``tournament``, ``tune`` and ``winrates`` to the top-level subcommands."""
+    p = sub.add_parser(
+        "tournament", help="round robin of bot strategies in duplicate format",
+        description="Round robin of agents: every table in every seat rotation on the same "
+                    "deals (River Rats: teams on identical deals); win rates, pairwise matrix, "
+                    "ratings and paired tests, written as CSV + PNG + meta.json.")
+    _common(p)
+    p.add_argument("--agents", default=None,
+                   help="comma-separated agents NAME[:PARAMS][@LABEL]; PARAMS is v1;v2;... or "
+                        "key=value;...; NAME is a shipped agent or a saved tuned agent "
+                        "(default: every shipped agent)")
+    p.add_argument("--games", type=int, default=1000,
+                   help="deals; each is played at every table in every rotation (default 1000)")
+    p.add_argument("--rating-deals", type=int, default=300,
+                   help="deals whose games feed the openskill ratings (default 300)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an output folder that holds another tournament")
+    p.add_argument("--out", default=None,
+                   help="output folder (default results/GAME/tournaments/<N>p_<agents>)")
+    p.set_defaults(func=_tournament)
+
+    t = sub.add_parser(
+        "tune", help="tune an agent's parameters against a fixed field (optuna)",
+        description="Tune AGENT's parameter vector with optuna (TPE, CMA-ES or random search) "
+                    "for the highest mean win share against a fixed field in duplicate "
+                    "format, every trial on the same deals; the study is stored in the output "
+                    "folder (a re-run continues it); saves the best as a named agent and "
+                    "checks it against its start on fresh deals.")
+    _common(t)
+    t.add_argument("agent", metavar="AGENT",
+                   help="agent to tune: heuristic, a search agent (pimc, ismcts, ...) or a "
+                        "saved agent")
+    t.add_argument("--field", default=None,
+                   help="opponents, comma-separated NAME[:PARAMS][@LABEL] (default: the "
+                        "shipped agents except random and the search agents)")
+    t.add_argument("--games", type=int, default=600,
+                   help="deals per trial, the same for every trial (default 600)")
+    t.add_argument("--trials", type=int, default=40,
+                   help="complete trials wanted in the study, the start included (default 40)")
+    t.add_argument("--sampler", choices=("tpe", "cmaes", "random"), default="tpe",
+                   help="optuna sampler: tpe (default), cmaes (local, from the start) or "
+                        "random")
+    t.add_argument("--params", default=None,
+                   help="comma-separated parameter names to tune (default: the agent's "
+                        "default set)")
+    t.add_argument("--bounds", default=None, metavar="NAME=LO:HI,...",
+                   help="ranges overriding the defaults, e.g. pass_bias=-8:0,empties=2:6")
+    t.add_argument("--name", default=None, help="name of the saved agent (default AGENT_tuned)")
+    t.add_argument("--validate", type=int, default=2000,
+                   help="fresh deals of the check against the start (0: skip; default 2000)")
+    t.add_argument("--out", default=None,
+                   help="output folder (default ROOT/GAME/tuning/NAME)")
+    t.add_argument("--force", action="store_true",
+                   help="start the study over and replace a saved agent of the same name")
+    t.add_argument("--random", type=int, default=None, help=argparse.SUPPRESS)
+    t.add_argument("--refine", type=int, default=None, help=argparse.SUPPRESS)
+    t.set_defaults(func=_tune)
+
+    w = sub.add_parser(
+        "winrates", help="each agent's win rate with a 95%% interval at several player counts",
+        description="The agent win-rate table of a game: River Rats teams on the same game "
+                    "seeds; competitive games by a duplicate tournament per player count.")
+    w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
+                   help="rats, recurring, river-rats or lure")
+    w.add_argument("--agents", default=None,
+                   help="comma-separated agents (default: every shipped agent)")
+    w.add_argument("--players", default=None,
+                   help="player counts, e.g. 4, 1..4 or 2,4 (default: all of the game's)")
+    w.add_argument("--games", type=int, default=20_000,
+                   help="games per agent and player count (River Rats) or deals per player "
+                        "count (default 20000)")
+    w.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    w.add_argument("--seed", type=int, default=2026)
+    w.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    w.add_argument("--csv", default=None, metavar="PATH", help="also write the table as CSV")
+    w.set_defaults(func=_winrates)
+
+
+def _winrates(args) -> int:
+    from experiments.cli import parse_player_counts
+    from experiments.tournament.games import get_adapter
+    from experiments.tournament.winrates import format_winrates, winrates
+
+    ad = get_adapter(args.game)
+    lo, hi = ad.players[0], ad.players[-1]
+    players = parse_player_counts(args.players or f"{lo}..{hi}", lo, hi, ad.title)
+    df = winrates(ad.name, args.agents or ",".join(ad.shipped), players, args.games,
+                  seed=args.seed, n_jobs=args.jobs, options=parse_options(args.option))
+    print(format_winrates(df))
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+        print(f"table written to {args.csv}")
+    return 0
+
+
+def _tournament(args) -> int:
+    from experiments.tournament.run import run_tournament
+    from experiments.tournament.games import get_adapter
+
+    ad = get_adapter(args.game)
+    agents = args.agents or ",".join(ad.shipped)
+    res = run_tournament(ad.name, agents, args.players, args.games, seed=args.seed,
+                         options=parse_options(args.option), n_jobs=args.jobs,
+                         backend=args.backend, scheduler=args.scheduler,
+                         batch_size=args.batch_size, rating_deals=args.rating_deals,
+                         out_dir=args.out, progress=not args.quiet, agents_root=args.agents_dir,
+                         overwrite=args.force)
+    print(res.summary())
+    m = res.meta
+    print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
+          f"({m['games_per_s']:.0f} games/s, --jobs {args.jobs}); ratings "
+          f"{m['rating_time_s']:.1f} s")
+    print(f"results in {m['files']['meta'].rsplit('/', 1)[0]}")
+    return 0
+
+
+def _tune(args) -> int:
+    import sys
+
+    from experiments.tournament.games import get_adapter
+    from experiments.tournament.tune import parse_bounds, tune
+
+    ad = get_adapter(args.game)
+    trials = args.trials
+    if args.random is not None or args.refine is not None:
+        # the options of the former random + compass search, kept so that old command lines
+        # run: one trial per former candidate round
+        trials = 1 + (args.random or 0) + (args.refine or 0)
+        print(f"boardlab tune: --random/--refine are deprecated: running --trials {trials} "
+              f"(use --trials)", file=sys.stderr)
+    for opt, value, low in (("--trials", trials, 1), ("--games", args.games, 2),
+                            ("--batch-size", args.batch_size, 1)):
+        if value < low:
+            raise ValueError(f"{opt} {value}: expected an integer >= {low}")
+    if args.validate != 0 and args.validate < 2:
+        raise ValueError(f"--validate {args.validate}: expected 0 (skip) or at least 2 deals")
+    params = [p for p in args.params.split(",") if p.strip()] if args.params else None
+    if args.params is not None and not params:
+        raise ValueError("--params is empty: expected names such as pass_bias,empties")
+    r = tune(ad.name, args.agent, field_agents=args.field, n_players=args.players,
+             n_deals=args.games, n_trials=trials, tune_params=params,
+             bounds=parse_bounds(args.bounds), sampler=args.sampler, name=args.name,
+             seed=args.seed, options=parse_options(args.option), n_jobs=args.jobs,
+             batch_size=args.batch_size, validate_deals=args.validate,
+             agents_root=args.agents_dir, out_dir=args.out, progress=not args.quiet,
+             overwrite=args.force, backend=args.backend, scheduler=args.scheduler)
+    print(r.summary())
+    print(f"saved as agent {r.name!r}: {r.path}")
+    print(f"study, trials.csv, objective.png, importances.png, meta.json in {r.out_dir} "
+          f"({r.wall_time_s:.1f} s, --jobs {args.jobs})")
+    return 0

@@ -1,0 +1,761 @@
+"""The Lure fish-card balance report (``boardlab lure balance``).
+
+For a fish deck, computes per card:
+
+* exact catch probabilities (:func:`engines.dice.exact_table`) with 1..5 d6 and with the
+  special dice, the cheapest loadout reaching 50% and 90%, expected points per die committed;
+* a **difficulty** ``D = -ln(mean P)``, the mean taken over every dice loadout (0-5 d6 x every
+  subset of the special dice; a card that requires a lure gets one boost, a card that forbids
+  lures none), a least-squares quadratic fit of points on ``D`` (:func:`fit_curve`), the cards
+  whose points lie off it by more than ``max(1, 1.5 x RMSE)`` (over-valued: too many points for
+  their difficulty; under-valued: too few) and the points each card would need to sit on it;
+* from simulated full games per player count (:func:`simulate`): how often it is caught
+  (Wilson interval), in which round, how long it lay on the table, by whom in the turn order
+  (share caught by the first group to act, mean rank, share per seat), and the win-rate
+  difference between the catcher and the other players of those games (Newcombe interval);
+  per player count also the game lengths and the seats' win rates;
+
+and writes CSV tables, PNG plots, ``metadata.json`` and ``report.md`` into one folder.
+
+**Simulation.** Games are played by the one compiled game loop (:func:`agents.loop.run_games`)
+on the runner of :mod:`experiments.runner`: one runner *cell* per player count, batch ``b`` of
+every cell seeded by ``SeedSequence(seed, spawn_key=(b,))`` and game ``g`` of that batch by
+``chance.game_seed(chance.batch_word(that SeedSequence), g)``
+(:func:`engines.chance.game_seeds`). A batch returns integer sums only
+(:func:`play_balance_batch`), so the numbers do not depend on the number of workers, memory
+stays flat however many games are played, and a killed run resumes from
+``<out>/_partial/state.json``. Win shares are summed in units of 1/60 (a tie of ``k`` winners
+gives each ``1/k``, as :func:`engines.lure.core.returns`).
+
+Per-card records come from the core's ``card_c`` outcome fields, decoded by
+:func:`engines.lure.game.card_outcomes`; rules: ``docs/rules/lure.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from engines import dice
+from engines.lure import decks as D
+from engines.lure.config import LureConfig
+from experiments.io import (
+    atomic_write_bytes,
+    atomic_write_text,
+    code_version,
+    machine_info,
+    write_json,
+)
+from experiments.stats import newcombe_difference, wilson_interval
+
+__all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "loadout_label", "card_table", "fit_curve",
+           "add_fit", "balance_cells", "play_balance_batch", "simulate", "simulate_cards",
+           "card_stats", "game_stats", "plot_points_vs_difficulty", "plot_heatmaps",
+           "plot_caught", "run_balance", "default_out_dir"]
+
+SPEC_LABELS = ("", "d12", "d20", "d12+d20", "d4", "d12+d4", "d20+d4", "d12+d20+d4")
+"""Text of the special-dice masks 0..7 (bit 1 d12, 2 d20, 4 d4)."""
+WIN_UNITS = 60
+"""Win shares are summed in units of 1/60 (exact for ties of 1..5 winners)."""
+CARD_SUMS = ("in_play", "caught", "round_sum", "table_sum", "first_group", "group_sum",
+             "catcher_win", "inplay_win")
+"""Per-card integer sums of :func:`play_balance_batch` (each ``int64 (cards,)``): games the
+card was in play, games it was caught, sums over its catches of the round caught, of the rounds
+it lay on the table (round caught - round revealed), catches by the first group to act, sum of
+the catcher's group rank, the catcher's win units and all players' win units of the games it was
+in play."""
+
+def _spec_list(deep: bool) -> list[int]:
+    return list(range(8 if deep else 4))
+
+
+def loadout_label(n6: int, spec: int, plan: int) -> str:
+    """Text of a standard-table loadout, e.g. ``"3d6+d12 +adj"``."""
+    return dice.plan_loadout(n6, spec, plan).label()
+
+
+def card_table(deck: D.Deck, deep_waters: bool, adjust_may_be_unused: bool = True
+               ) -> tuple[pd.DataFrame, np.ndarray]:
+    """Exact odds per card of the cards in play (base, plus Deep Waters when on).
+
+    Returns:
+        ``(cards, table)``: a DataFrame (one row per card; columns described in the report) and
+        the exact table float64 ``(cards, 6, 8, N_PLANS)`` of those cards.
+    """
+    keep = np.flatnonzero((deck.info[:, D.I_SET] == D.SET_BASE) | bool(deep_waters))
+    conds = deck.conds[keep]
+    table = dice.exact_table(conds, deep_waters=deep_waters,
+                             adjust_may_be_unused=adjust_may_be_unused)
+    specs = _spec_list(deep_waters)
+    # cost order of loadouts: dice, special dice, lure tokens
+    cells = []
+    for n6 in range(6):
+        for spec in specs:
+            nsp = bin(spec).count("1")
+            for plan in range(dice.N_PLANS):
+                nl = dice.plan_loadout(n6, spec, plan).n_lures
+                cells.append((n6 + nsp, nsp, nl, n6, spec, plan))
+    cells.sort()
+    rows = []
+    for j, i in enumerate(keep):
+        flags = deck.conds[i, dice.FLAGS]
+        ctx = dice.PLAN_FLAG if flags & dice.F_LURE else dice.PLAN_NONE
+        t = table[j]
+        pts = int(deck.info[i, D.I_POINTS])
+        row = {
+            "id": deck.ids[i], "name": deck.names[i],
+            "set": D.SET_NAMES[deck.info[i, D.I_SET]], "points": pts,
+            "catch_number": int(deck.conds[i, dice.CN]),
+            "requirements": deck.requirement_text(i),
+            "splash": D.SPLASH_NAMES[deck.info[i, D.I_SPLASH]],
+            "trophy": bool(deck.info[i, D.I_TROPHY]),
+            "lure_context": "boost" if ctx == dice.PLAN_FLAG else "none",
+        }
+        for n6 in range(1, 6):
+            row[f"p_{n6}d6"] = t[n6, 0, ctx]
+        for spec in specs[1:]:
+            row[f"p_5d6+{SPEC_LABELS[spec]}"] = t[5, spec, ctx]
+        for thr in (0.5, 0.9):
+            for suffix, allowed in (("", (ctx,)), ("_with_lures", tuple(range(dice.N_PLANS)))):
+                hit = next(((n6, spec, plan) for _, _, _, n6, spec, plan in cells
+                            if plan in allowed and t[n6, spec, plan] >= thr - 1e-12), None)
+                key = f"cheapest_{int(thr * 100)}{suffix}"
+                if hit is None:
+                    row[key], row[key + "_dice"] = "unreachable", np.nan
+                else:
+                    row[key] = loadout_label(*hit)
+                    row[key + "_dice"] = dice.plan_loadout(*hit).n_dice
+        best, best_lab = 0.0, ""
+        ref = []
+        for n6 in range(6):
+            for spec in specs:
+                p = max(t[n6, spec, dice.PLAN_NONE], t[n6, spec, dice.PLAN_FLAG])
+                ref.append(p)
+                nd = n6 + bin(spec).count("1")
+                if nd and pts * t[n6, spec, ctx] / nd > best:
+                    best = pts * t[n6, spec, ctx] / nd
+                    best_lab = loadout_label(n6, spec, ctx)
+        row["ev_per_die_best"] = best
+        row["ev_per_die_loadout"] = best_lab
+        row["ev_per_die_5d6"] = pts * t[5, 0, ctx] / 5
+        row["mean_p"] = float(np.mean(ref))
+        row["difficulty"] = -np.log(row["mean_p"]) if row["mean_p"] > 0 else np.inf
+        rows.append(row)
+    return pd.DataFrame(rows), table
+
+
+def fit_curve(difficulty, points, degree: int = 2):
+    """Least-squares polynomial of points on difficulty over the finite difficulties.
+
+    Returns:
+        ``(coefficients, fitted, rmse)``: numpy polynomial coefficients (highest first), the
+        fitted points for every card (NaN where the difficulty is infinite), residual RMSE.
+
+    Raises:
+        ValueError: fewer than ``degree + 2`` catchable cards.
+    """
+    d = np.asarray(difficulty, float)
+    y = np.asarray(points, float)
+    ok = np.isfinite(d)
+    if ok.sum() < degree + 2:
+        raise ValueError(f"{int(ok.sum())} catchable cards; the fit needs at least {degree + 2}")
+    coef = np.polyfit(d[ok], y[ok], degree)
+    fitted = np.where(ok, np.polyval(coef, np.where(ok, d, 0.0)), np.nan)
+    rmse = float(np.sqrt(np.mean((y[ok] - fitted[ok]) ** 2)))
+    return coef, fitted, rmse
+
+
+def add_fit(cards: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Add ``fair_points``, ``residual`` and ``flag`` columns (see module docstring)."""
+    coef, fitted, rmse = fit_curve(cards["difficulty"], cards["points"])
+    thr = max(1.0, 1.5 * rmse)
+    out = cards.copy()
+    out["fitted_points"] = fitted
+    out["fair_points"] = np.where(np.isfinite(fitted), np.round(fitted), np.nan)
+    out["residual"] = out["points"] - fitted
+    out["flag"] = np.select([~np.isfinite(out["difficulty"]), out["residual"] >= thr,
+                             out["residual"] <= -thr],
+                            ["uncatchable", "over-valued", "under-valued"], "")
+    return out, {"coefficients": coef.tolist(), "rmse": rmse, "threshold": thr}
+
+
+# ---------------------------------------------------------------- simulated games
+def _seat_agents(agents, n: int) -> list[str]:
+    names = [agents] if isinstance(agents, str) else list(agents)
+    if not names:
+        raise ValueError("agents is empty: expected at least one Lure policy name")
+    return [str(names[s % len(names)]) for s in range(n)]
+
+
+def balance_cells(deck: D.Deck, players: Sequence[int], deep_waters: bool, agents,
+                  options: dict | None = None) -> list[dict]:
+    """One runner cell per player count: ``{"players": n, "agents": [name per seat],
+    "config": LureConfig(...).to_dict()}`` (the config holds the deck, so a worker rebuilds the
+    exact game). ``agents``: a name or a list cycled over the seats. ``options``: other
+    :class:`LureConfig` fields. Raises ``ValueError`` for a player count outside 2..5, an
+    unknown agent or a bad option."""
+    from agents.policy import get_spec
+
+    bad = sorted(set(options or {}) & {"n_players", "deep_waters", "deck"})
+    if bad:
+        raise ValueError(f"options may not set {bad}: the report sets them")
+    cells = []
+    for n in players:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 5:
+            raise ValueError(f"bad player count {n!r}: expected 2..5")
+        seat = _seat_agents(agents, int(n))
+        for name in seat:
+            get_spec("lure", name)
+        cfg = LureConfig(n_players=int(n), deep_waters=bool(deep_waters), deck=deck,
+                         **(options or {}))
+        cells.append({"players": int(n), "agents": seat, "config": cfg.to_dict()})
+    return cells
+
+
+_CONFIGS: dict[str, LureConfig] = {}
+
+
+def _config_of(cell: dict) -> LureConfig:
+    """The cell's :class:`LureConfig`, rebuilt once per process (the deck is parsed from its
+    rows)."""
+    key = hashlib.sha256(json.dumps(cell["config"], sort_keys=True).encode()).hexdigest()
+    if key not in _CONFIGS:
+        _CONFIGS[key] = LureConfig.from_dict(cell["config"])
+    return _CONFIGS[key]
+
+
+def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dict:
+    """Runner batch function: play ``n_games`` games of ``cell`` (:func:`balance_cells`) with
+    the compiled loop and return integer sums (``int64``):
+
+    * ``games``; per card (``(cards,)`` arrays, cards in deck order) the :data:`CARD_SUMS`;
+      ``seat_caught`` ``(cards, players)`` catches per seat;
+    * per game: ``rounds_sum``, ``rounds_sq``, ``decisions_sum``, ``truncated``;
+      ``seat_win`` ``(players,)`` win units (1/:data:`WIN_UNITS` of a win),
+      ``seat_score`` ``(players,)`` final scores summed.
+
+    Game ``g`` has the seed word ``chance.game_seeds(chance.batch_word(seed), n_games)[g]``.
+    Raises ``ValueError`` from the loop (bad agents)."""
+    from agents.loop import run_games
+    from engines import chance
+    from engines.lure import core as K
+    from engines.lure.game import card_outcomes
+
+    cfg = _config_of(cell)
+    n = cfg.n_players
+    nc = len(cfg.deck)
+    seeds = chance.game_seeds(chance.batch_word(seed), int(n_games))
+    ret, out = run_games(cfg, cell["agents"], seeds, game="lure")
+    f = {k: i for i, k in enumerate(K.OUTCOME_FIELDS)}
+    co = card_outcomes(out[:, f["card_0"]:], nc)
+    who = co["catch_player"]
+    inplay = who >= -1
+    caught = who >= 0
+    wu = np.rint(ret * WIN_UNITS).astype(np.int64)  # (G, n) win units
+    cw = np.take_along_axis(wu, np.clip(who, 0, n - 1), axis=1)
+    rounds = out[:, f["rounds"]]
+    return {
+        "games": int(n_games),
+        "in_play": inplay.sum(axis=0),
+        "caught": caught.sum(axis=0),
+        "round_sum": np.where(caught, co["catch_round"], 0).sum(axis=0),
+        "table_sum": np.where(caught, co["catch_round"] - co["reveal_round"], 0).sum(axis=0),
+        "first_group": (caught & (co["catch_group"] == 0)).sum(axis=0),
+        "group_sum": np.where(caught, co["catch_group"], 0).sum(axis=0),
+        "catcher_win": np.where(caught, cw, 0).sum(axis=0),
+        "inplay_win": (inplay * wu.sum(axis=1)[:, None]).sum(axis=0),
+        "seat_caught": np.stack([(who == p).sum(axis=0) for p in range(n)], axis=1),
+        "rounds_sum": int(rounds.sum()),
+        "rounds_sq": int((rounds * rounds).sum()),
+        "decisions_sum": int(out[:, f["decisions"]].sum()),
+        "truncated": int(out[:, f["truncated"]].sum()),
+        "seat_win": wu.sum(axis=0),
+        "seat_score": out[:, [f[f"score_{p}"] for p in range(n)]].sum(axis=0),
+    }
+
+
+def card_stats(cell: dict, totals: dict, deck: D.Deck) -> pd.DataFrame:
+    """Per card in play at least once, from one cell's summed :func:`play_balance_batch`:
+    ``id``, ``players``, ``in_play`` (games), ``caught_rate`` with its 95% Wilson interval
+    ``caught_low``/``caught_high``, ``mean_round`` (round caught), ``mean_rounds_on_table``
+    (round caught - round revealed), ``first_group_share`` (caught by the first group to act),
+    ``mean_turn_rank`` (0 = first group), ``win_catcher`` (the catcher's mean win share),
+    ``win_others`` (the other players' of the same games), ``win_diff`` with its 95% Newcombe
+    interval ``win_diff_low``/``win_diff_high``, and ``seat_p_share`` (share of the catches
+    made by seat ``p``; NaN for absent seats). Means are NaN for a card never caught."""
+    n = int(cell["players"])
+    t = {k: np.asarray(totals[k], dtype=np.int64) for k in CARD_SUMS}
+    seat = np.asarray(totals["seat_caught"], dtype=np.int64)
+    ni, nc = t["in_play"], t["caught"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lo, hi = wilson_interval(nc, ni)
+        cw = t["catcher_win"] / WIN_UNITS
+        others_n = n * ni - nc
+        others_w = t["inplay_win"] / WIN_UNITS - cw
+        d, dlo, dhi = newcombe_difference(cw, nc, others_w, others_n)
+        ncf = np.where(nc > 0, nc, np.nan)
+        df = pd.DataFrame({
+            "id": list(deck.ids), "players": n, "in_play": ni,
+            "caught_rate": nc / np.where(ni > 0, ni, np.nan),
+            "caught_low": lo, "caught_high": hi,
+            "mean_round": t["round_sum"] / ncf,
+            "mean_rounds_on_table": t["table_sum"] / ncf,
+            "first_group_share": t["first_group"] / ncf,
+            "mean_turn_rank": t["group_sum"] / ncf,
+            "win_catcher": cw / ncf,
+            "win_others": others_w / np.where(others_n > 0, others_n, np.nan),
+            "win_diff": d, "win_diff_low": dlo, "win_diff_high": dhi})
+        for p in range(5):
+            df[f"seat_{p}_share"] = seat[:, p] / ncf if p < n else np.nan
+    return df[ni > 0].reset_index(drop=True)
+
+
+def game_stats(cell: dict, totals: dict) -> dict:
+    """Per player count, from one cell's sums: ``players``, ``agents`` (text), ``games``,
+    ``mean_rounds``, ``sd_rounds``, ``mean_decisions``, ``truncated`` (games ended at
+    ``MAX_GAME_LENGTH``), ``seat_p_win`` (win share of seat ``p``, ties shared) and
+    ``seat_p_score`` (mean final score) for the seats present."""
+    g = int(totals["games"])
+    m = int(totals["rounds_sum"]) / g
+    var = max(int(totals["rounds_sq"]) / g - m * m, 0.0)
+    row = {"players": int(cell["players"]), "agents": ",".join(cell["agents"]), "games": g,
+           "mean_rounds": m, "sd_rounds": float(np.sqrt(var)),
+           "mean_decisions": int(totals["decisions_sum"]) / g,
+           "truncated": int(totals["truncated"])}
+    for p in range(int(cell["players"])):
+        row[f"seat_{p}_win"] = int(np.asarray(totals["seat_win"])[p]) / WIN_UNITS / g
+    for p in range(int(cell["players"])):
+        row[f"seat_{p}_score"] = int(np.asarray(totals["seat_score"])[p]) / g
+    return row
+
+
+def simulate(deck: D.Deck | None = None, players: Sequence[int] = (2, 3, 4, 5),
+             deep_waters: bool = False, agents=("heuristic",), n_games: int = 20000,
+             seed: int = 0, *, n_jobs: int = 1, batch_size: int = 5000, backend: str = "loky",
+             scheduler: str | None = None, out_dir=None, progress: bool = False,
+             overwrite: bool = False, options: dict | None = None):
+    """Simulate ``n_games`` games per player count on the runner (module docstring).
+
+    ``agents``: a policy name or names cycled over the seats; ``out_dir``: folder of the
+    runner's ``state.json`` (resume), ``None`` keeps everything in memory; ``n_jobs``,
+    ``backend``, ``scheduler``, ``overwrite``: as :func:`experiments.runner.run_experiment`.
+
+    Returns ``(per_card, games, result)``: the :func:`card_stats` of every player count
+    (concatenated), one :func:`game_stats` row per player count, and the
+    :class:`experiments.runner.RunResult`. Raises ``ValueError`` for bad options."""
+    from experiments.runner import run_experiment
+
+    deck = deck if deck is not None else D.default_deck()
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"bad n_games {n_games!r}: expected an integer >= 1")
+    cells = balance_cells(deck, players, deep_waters, agents, options)
+    res = run_experiment(play_balance_batch, cells, seed=int(seed), games_per_cell=int(n_games),
+                         batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,
+                         scheduler=scheduler, out_dir=out_dir, success_key="games",
+                         progress=progress, overwrite=overwrite)
+    sim = pd.concat([card_stats(c, t, deck) for c, t in zip(res.cells, res.totals, strict=True)],
+                    ignore_index=True)
+    games = pd.DataFrame([game_stats(c, t) for c, t in zip(res.cells, res.totals, strict=True)])
+    seats = range(max(c["players"] for c in cells))
+    head = [c for c in games.columns if not c.startswith("seat_")]
+    games = games[head + [f"seat_{p}_win" for p in seats] + [f"seat_{p}_score" for p in seats]]
+    return sim, games, res
+
+
+def simulate_cards(config: LureConfig, agents, n_games: int, seed: int = 0, **kw
+                   ) -> pd.DataFrame:
+    """:func:`simulate` for one :class:`LureConfig` (its player count, Deep Waters and deck;
+    its other options too); returns the per-card table. ``kw``: the keyword options of
+    :func:`simulate`."""
+    if not isinstance(config, LureConfig):
+        raise ValueError(f"bad config {config!r:.60}: expected a LureConfig")
+    options = {k: v for k, v in config.to_dict().items()
+               if k not in ("n_players", "deep_waters", "deck")}
+    options["lure_mix"] = tuple(options["lure_mix"])
+    return simulate(config.deck, [config.n_players], config.deep_waters, agents, n_games, seed,
+                    options=options, **kw)[0]
+
+
+# ---------------------------------------------------------------- plots
+def _save(fig, path) -> None:
+    """Write ``fig`` as PNG to ``path`` atomically (nothing when ``path`` is None)."""
+    if path is None:
+        return
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _place_labels(ax, xs, ys, labels, fontsize: float = 7.5) -> None:
+    """Annotate points ``(xs, ys)`` with ``labels`` without overlaps: each label takes the
+    first of a list of positions around its point (then farther ones, with a leader line)
+    whose box overlaps no label placed before, no other point and stays inside the axes."""
+    from matplotlib.transforms import Bbox
+
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    pts = ax.transData.transform(np.column_stack([xs, ys]))
+    r = 4.0 * fig.dpi / 72.0
+    marks = [Bbox([[x - r, y - r], [x + r, y + r]]) for x, y in pts]
+    frame = ax.get_window_extent(renderer)
+    near = [(4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bottom"),
+            (-4, -3, "right", "top"), (0, 6, "center", "bottom"), (0, -6, "center", "top"),
+            (6, 0, "left", "center"), (-6, 0, "right", "center")]
+    candidates = [(c, False) for c in near]
+    for f in (2.5, 4.0, 5.5):
+        candidates += [((dx * f, dy * f, ha, va), True) for dx, dy, ha, va in near]
+    placed = []
+    for i in np.argsort(pts[:, 0], kind="stable"):
+        chosen = None
+        for (dx, dy, ha, va), lead in candidates:
+            t = ax.annotate(labels[i], (xs[i], ys[i]), xytext=(dx, dy), textcoords="offset points",
+                            ha=ha, va=va, fontsize=fontsize, zorder=4,
+                            arrowprops={"arrowstyle": "-", "lw": 0.5, "color": "0.4",
+                                        "shrinkA": 0, "shrinkB": 3} if lead else None)
+            bb = t.get_window_extent(renderer).padded(1.0)
+            inside = (bb.x0 >= frame.x0 and bb.x1 <= frame.x1 and bb.y0 >= frame.y0
+                      and bb.y1 <= frame.y1)
+            clash = any(bb.overlaps(o) for o in placed) or any(
+                bb.overlaps(m) for j, m in enumerate(marks) if j != i)
+            if inside and not clash:
+                chosen = bb
+                break
+            t.remove()
+        if chosen is None:  # no free spot: the nearest position
+            t = ax.annotate(labels[i], (xs[i], ys[i]), xytext=(4, 3), textcoords="offset points",
+                            fontsize=fontsize, zorder=4)
+            chosen = t.get_window_extent(renderer)
+        placed.append(chosen)
+
+
+def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
+    """Scatter of points on difficulty with the fitted curve, its tolerance band and the flags;
+    every card labelled by id. Written as PNG to ``path`` when given; returns the Figure."""
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(10, 6.5))
+    ok = np.isfinite(cards["difficulty"]).to_numpy()
+    xs = np.linspace(cards.loc[ok, "difficulty"].min(), cards.loc[ok, "difficulty"].max(), 200)
+    ys = np.polyval(fit["coefficients"], xs)
+    ax.fill_between(xs, ys - fit["threshold"], ys + fit["threshold"], color="grey", alpha=0.15,
+                    label=f"fair +- {fit['threshold']:.2f} points", zorder=1)
+    ax.plot(xs, ys, "k-", lw=1, label="fitted curve (fair points)", zorder=2)
+    colours = {"": ("tab:blue", "within the band"), "over-valued": ("tab:red", "over-valued"),
+               "under-valued": ("tab:green", "under-valued")}
+    for flag, (colour, text) in colours.items():
+        m = ok & (cards["flag"] == flag).to_numpy()
+        ax.scatter(cards.loc[m, "difficulty"], cards.loc[m, "points"], c=colour, s=36,
+                   label=f"{text} ({int(m.sum())})", zorder=3)
+    ax.set_xlabel("difficulty  D = -ln(mean catch probability over every dice loadout)")
+    ax.set_ylabel("points on the card")
+    ax.set_title("Are the fish cards' points fair for how hard they are to catch?\n"
+                 "Lure fish cards: points against difficulty, with a fitted quadratic",
+                 fontsize=11)
+    ax.grid(alpha=0.3)
+    ax.set_ylim(min(-0.5, float(cards.loc[ok, "points"].min()) - 1),
+                float(max(cards.loc[ok, "points"].max(), ys.max() + fit["threshold"])) + 1)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    sub = cards[ok]
+    _place_labels(ax, sub["difficulty"].to_numpy(float), sub["points"].to_numpy(float),
+                  list(sub["id"]))
+    _save(fig, path)
+    if path is not None:
+        plt.close(fig)
+    return fig
+
+
+def plot_heatmaps(cards: pd.DataFrame, table: np.ndarray, deep: bool, path=None):
+    """One small heatmap per card: exact catch probability by number of d6 (rows) and special
+    dice (columns), in the card's lure context. PNG to ``path`` when given; returns the
+    Figure."""
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    specs = _spec_list(deep)
+    n = len(cards)
+    cols = 6
+    rows = max(1, (n + cols - 1) // cols)
+    height = rows * 2.15 + 1.3
+    fig, axes = plt.subplots(rows, cols, figsize=(cols * 2.05, height), squeeze=False)
+    im = None
+    # special dice by faces: "12" the d12, "12 20" the d12 and the d20, "-" none
+    xlabels = ["\n".join(x.replace("d", "") for x in SPEC_LABELS[s].split("+")) or "-"
+               for s in specs]
+    for k in range(rows * cols):
+        ax = axes[k // cols][k % cols]
+        if k >= n:
+            ax.axis("off")
+            continue
+        r = cards.iloc[k]
+        ctx = dice.PLAN_FLAG if r["lure_context"] == "boost" else dice.PLAN_NONE
+        im = ax.imshow(table[k][:, specs, ctx], vmin=0, vmax=1, cmap="viridis", aspect="auto",
+                       origin="lower")
+        req = str(r["requirements"]).replace(";", ",")
+        ax.set_title(f"{r['id']}: {r['points']} pt, {r['catch_number']}+\n{req}"[:40],
+                     fontsize=8, linespacing=1.0)
+        ax.set_yticks(range(6))
+        ax.set_xticks(range(len(specs)))
+        if k % cols == 0:
+            ax.set_yticklabels([f"{i}d6" for i in range(6)], fontsize=7)
+        else:
+            ax.set_yticklabels([])
+        if k + cols >= n:  # nothing below: label the special dice
+            ax.set_xticklabels(xlabels, fontsize=7, linespacing=0.9)
+            ax.set_xlabel("special dice (d12, d20" + (", d4)" if deep else ")"), fontsize=7)
+        else:
+            ax.set_xticklabels([])
+        ax.tick_params(length=2, pad=1.5)
+    fig.suptitle("How likely is each fish to be caught with a given loadout?\n"
+                 "Exact catch probability; rows: number of d6, columns: special dice "
+                 "(a card that requires a lure: with one boost)", fontsize=11,
+                 y=1 - 0.1 / height, va="top")
+    fig.subplots_adjust(left=0.05, right=0.9, top=1 - 1.0 / height, bottom=0.75 / height,
+                        hspace=0.55, wspace=0.12)
+    if im is not None:
+        cax = fig.add_axes([0.925, 0.3, 0.015, 0.4])
+        fig.colorbar(im, cax=cax, label="P(catch)")
+    _save(fig, path)
+    if path is not None:
+        plt.close(fig)
+    return fig
+
+
+def plot_caught(sim: pd.DataFrame, path=None, agents: str = ""):
+    """Caught rate per card and player count with 95% Wilson intervals (bars); the legend sits
+    outside the axes. PNG to ``path`` when given; returns the Figure."""
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ids = list(dict.fromkeys(sim["id"]))
+    players = sorted(sim["players"].unique())
+    fig, ax = plt.subplots(figsize=(max(9.0, len(ids) * 0.32 + 2.0), 4.8))
+    w = 0.8 / len(players)
+    for j, n in enumerate(players):
+        s = sim[sim["players"] == n].set_index("id").reindex(ids)
+        x = np.arange(len(ids)) + j * w
+        ax.bar(x, s["caught_rate"], w, label=f"{n} players",
+               yerr=[s["caught_rate"] - s["caught_low"], s["caught_high"] - s["caught_rate"]],
+               error_kw={"lw": 0.6, "capsize": 0})
+    ax.set_xticks(np.arange(len(ids)) + 0.4 - w / 2)
+    ax.set_xticklabels(ids, rotation=90, fontsize=8)
+    ax.set_xlim(-0.5, len(ids) - 0.1)
+    ax.set_ylabel("share of the games with the card in play\nin which it is caught")
+    ax.set_ylim(0, 1.02)
+    ax.set_yticks(np.linspace(0, 1, 11))
+    ax.grid(axis="y", alpha=0.3)
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    who = (f" ({names[0]} in every seat)" if len(names) == 1 else
+           f" (agents {', '.join(names)} cycled over the seats)" if names else "")
+    ax.set_title(f"How often is each fish caught?{who}\nShare of games, by player count, with "
+                 f"95% Wilson intervals", fontsize=11)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    _save(fig, path)
+    if path is not None:
+        plt.close(fig)
+    return fig
+
+
+# ---------------------------------------------------------------- the whole report
+def _fmt(x, nd=2):
+    if isinstance(x, (float, np.floating)):
+        return "" if np.isnan(x) else f"{x:.{nd}f}"
+    return str(x)
+
+
+def _md_table(df: pd.DataFrame, nd=2) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    sep = "| " + " | ".join("---" for _ in df.columns) + " |"
+    body = ["| " + " | ".join(_fmt(v, nd) for v in row) + " |"
+            for row in df.itertuples(index=False)]
+    return "\n".join([head, sep] + body)
+
+
+def default_out_dir(deck: D.Deck, deep_waters: bool) -> Path:
+    """``results/lure/<base|deep_waters>``, prefixed with the deck file's stem for a deck that
+    is not the shipped default (``results/lure/mydeck_base``)."""
+    tag = "deep_waters" if deep_waters else "base"
+    stem = "" if deck.source == str(D.DEFAULT_DECK_PATH) else Path(deck.source).stem + "_"
+    return Path("results") / "lure" / f"{stem}{tag}"
+
+
+def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: bool = False,
+                agents=("heuristic",), n_games: int = 20000, seed: int = 0, out=None,
+                n_jobs: int = 1, batch_size: int = 5000, command: str = "",
+                progress: bool = False, backend: str = "loky", scheduler: str | None = None,
+                overwrite: bool = False) -> Path:
+    """Compute and write the balance report; returns the output folder.
+
+    Files: ``cards.csv`` (exact odds and fit), ``simulated.csv`` (per card x player count),
+    ``games.csv`` (per player count), ``points_vs_difficulty.png``, ``catch_heatmaps.png``,
+    ``caught_by_players.png``, ``metadata.json``, ``report.md`` (all written atomically). The
+    runner's partial results go to ``<out>/_partial/`` (a re-run with the same settings resumes
+    there). ``out`` defaults to :func:`default_out_dir`. ``n_games`` per player count;
+    ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
+    ``backend``).
+
+    Raises:
+        ValueError: no player count, a player count outside 2..5, unknown agents, n_games < 1,
+            bad runner options, or partial results of another experiment in ``out``.
+    """
+    deck = deck if deck is not None else D.default_deck()
+    players = sorted(set(int(p) for p in players))
+    if not players or any(not 2 <= p <= 5 for p in players):
+        raise ValueError(f"player counts {players}; expected values in 2..5")
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"n_games = {n_games!r}; expected an integer >= 1")
+    agents = [agents] if isinstance(agents, str) else list(agents)
+    out = Path(out) if out is not None else default_out_dir(deck, deep_waters)
+    t0 = time.perf_counter()
+    cards, table = card_table(deck, deep_waters)
+    cards, fit = add_fit(cards)
+    sim, games, res = simulate(deck, players, deep_waters, agents, int(n_games), seed,
+                               n_jobs=n_jobs, batch_size=batch_size, backend=backend,
+                               scheduler=scheduler, out_dir=out / "_partial",
+                               progress=progress, overwrite=overwrite)
+    sim = sim[sim["id"].isin(cards["id"])].reset_index(drop=True)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "cards.csv", cards.to_csv(index=False))
+    atomic_write_text(out / "simulated.csv", sim.to_csv(index=False))
+    atomic_write_text(out / "games.csv", games.to_csv(index=False))
+    plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
+    plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
+    plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
+    sim_games = int(res.games.sum())
+    meta = {
+        "command": command or "experiments.lure.balance.run_balance", "deck": _rel(deck.source),
+        "deck_sha256": deck.sha256(), "deep_waters": bool(deep_waters), "players": players,
+        "agents": agents, "n_games_per_player_count": int(n_games), "seed": int(seed),
+        "seeding": ("runner: batch b (batch_size games) of every player count has "
+                    "SeedSequence(seed, spawn_key=(b,)); game g of that batch has the seed word "
+                    "chance.game_seed(chance.batch_word(that SeedSequence), g)"),
+        "batch_size": int(batch_size), "n_jobs": n_jobs, "backend": backend,
+        "fit": fit,
+        "wall_seconds": time.perf_counter() - t0,
+        "simulation_seconds": res.wall_time,
+        "games_simulated": sim_games,
+        "games_played_this_run": int(res.games_played),
+        "games_per_second_this_run": (res.games_played / res.wall_time if res.wall_time > 0
+                                      else None),
+        "resumed_batches": int(res.resumed_batches),
+        "machine": machine_info(),
+        "code_version": code_version(),
+    }
+    write_json(out / "metadata.json", meta)
+    atomic_write_text(out / "report.md",
+                      _report_md(deck, cards, sim, games, fit, meta, deep_waters))
+    return out
+
+
+def _rel(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _report_md(deck, cards, sim, games, fit, meta, deep) -> str:
+    players = meta["players"]
+    default = deck.source == str(D.DEFAULT_DECK_PATH)
+    L = [f"# Lure fish-card balance report: {'Deep Waters' if deep else 'base game'}", ""]
+    L += [f"Deck: `{Path(deck.source).name}` (sha256 `{deck.sha256()[:12]}`)"
+          + (" - the project's **reconstructed** deck, not the publisher's cards." if default
+             else "."),
+          f"Cards in the report: {len(cards)}"
+          + (" (30 base + 15 Deep Waters; each game shuffles them and removes 15 at random)."
+             if deep else " (the base set)."),
+          f"Simulated: {meta['n_games_per_player_count']} games per player count "
+          f"({', '.join(map(str, players))} players), agents {', '.join(meta['agents'])} "
+          f"(seats cycle through the list), seed {meta['seed']} "
+          f"(batches of {meta['batch_size']} games; the numbers do not depend on the number of "
+          f"workers).",
+          f"Command: `{meta['command']}`", ""]
+    L += ["## How to read this", "",
+          "* **P(…)**: exact probability that the loadout meets the card (all dice rolled at once;"
+          " adjust lures applied in the best way; a card that requires a lure is given one"
+          " boost, i.e. a lure that changes no die: the token it costs is not in the"
+          " difficulty, so such cards may look over-valued).",
+          "* **cheapest 50% / 90%**: the dice-only loadout with the fewest dice (then fewest"
+          " special dice) reaching that probability; *with lures* (in `cards.csv`): the same"
+          " over lure plans too (none, a boost, one or two adjusts, one extra-die lure; then"
+          " fewest lure tokens).",
+          "* **EV/die**: points x P(catch) / dice committed, at the best dice-only loadout.",
+          "* **difficulty** D = -ln(mean P over every dice loadout: 0-5 d6 x every subset of the"
+          " special dice). A fitted quadratic gives the points a card of that difficulty"
+          f" should carry; cards off it by at least {fit['threshold']:.2f} points"
+          " (max(1, 1.5 x RMSE)) are flagged.",
+          "* **Simulated**: share of games (where the card was in play) in which it was caught"
+          " with a 95% Wilson interval; the round it was caught in and how many rounds it lay on"
+          " the table first; the share caught by the first group to act and the mean turn-order"
+          " rank of the catcher's group (0 = first); and the win rate of its catcher minus that"
+          " of the other players of the same games (95% Newcombe interval; ties share the"
+          " win). A positive difference that is large for a cheap card points to a card that"
+          " decides games.", ""]
+    flagged = cards[cards["flag"] != ""]
+    L += ["## Summary", ""]
+    co = fit["coefficients"]
+    L += [f"Fitted curve: points = {co[0]:.3f} D^2 + {co[1]:.3f} D + {co[2]:.3f}"
+          f" (RMSE {fit['rmse']:.2f} points).", ""]
+    if len(flagged):
+        L += ["Flagged cards:", ""]
+        L += [_md_table(flagged[["id", "points", "catch_number", "requirements", "difficulty",
+                                 "fair_points", "residual", "flag"]])]
+    else:
+        L += ["No card lies off the curve by more than the threshold."]
+    L += ["", "![points vs difficulty](points_vs_difficulty.png)", ""]
+    L += ["## Exact odds per card", ""]
+    pcols = [c for c in cards.columns if c.startswith("p_")]
+    show = cards[["id", "points", "catch_number", "requirements"] + pcols
+                 + ["cheapest_50", "cheapest_90", "ev_per_die_best", "ev_per_die_loadout",
+                    "difficulty", "fair_points", "flag"]]
+    L += [_md_table(show), "", "![catch probability heatmaps](catch_heatmaps.png)", ""]
+    L += ["## Simulated games", ""]
+    g = games.copy()
+    g["rounds (sd)"] = [f"{r.mean_rounds:.2f} ({r.sd_rounds:.2f})" for r in g.itertuples()]
+    g["seat win shares"] = [" / ".join(f"{r[f'seat_{p}_win']:.3f}" for p in range(r["players"]))
+                            for _, r in g.iterrows()]
+    g["mean scores"] = [" / ".join(f"{r[f'seat_{p}_score']:.1f}" for p in range(r["players"]))
+                        for _, r in g.iterrows()]
+    L += ["Per player count: game length in rounds, decisions per game, games cut at the"
+          " length bound, and each seat's win share (ties shared) and mean score, seat 0"
+          " first.", ""]
+    L += [_md_table(g[["players", "games", "rounds (sd)", "mean_decisions", "truncated",
+                       "seat win shares", "mean scores"]], nd=1), ""]
+    for n in players:
+        s = sim[sim["players"] == n].copy()
+        s["caught (95% CI)"] = [f"{r.caught_rate:.2f} ({r.caught_low:.2f}-{r.caught_high:.2f})"
+                                for r in s.itertuples()]
+        s["win diff (95% CI)"] = [
+            f"{r.win_diff:+.3f} ({r.win_diff_low:+.3f}..{r.win_diff_high:+.3f})"
+            if np.isfinite(r.win_diff) else "" for r in s.itertuples()]
+        L += [f"### {n} players ({meta['n_games_per_player_count']} games)", ""]
+        L += [_md_table(s[["id", "in_play", "caught (95% CI)", "mean_round",
+                           "mean_rounds_on_table", "first_group_share", "mean_turn_rank",
+                           "win_catcher", "win_others", "win diff (95% CI)"]]), ""]
+    L += ["![caught by player count](caught_by_players.png)", ""]
+    L += ["## Files", "", "* `cards.csv`: exact odds, fit and flags per card",
+          "* `simulated.csv`: simulated statistics per card and player count",
+          "* `games.csv`: game length and seat win shares per player count",
+          "* `metadata.json`: command, deck hash, seed, sizes, wall time, machine, code version",
+          ""]
+    return "\n".join(L)

@@ -1,0 +1,166 @@
+"""One conformance test that every game passes (in the spirit of pgx's ``api_test`` and
+OpenSpiel's random simulation test), for every player count: random playouts through the step
+API check the contract of :mod:`engines.protocol` at every decision, and sampled positions
+check the contract of ``determinize`` (conservation, the player's information state and legal
+actions unchanged, no dependence on where the hidden items really are, fair play of every
+policy that claims to see only its own information)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.policy import Agent, specs
+from engines.protocol import GAME_NAMES, _absent_seat_field, game_class, replay
+
+PLAYERS = {"river_rats": (1, 2, 3, 4), "lure": (2, 3, 4, 5), "rats": (2, 3, 4, 5),
+           "recurring": (3, 4, 5)}
+CASES = [(g, n) for g in GAME_NAMES for n in PLAYERS[g]]
+
+
+def _config(game, n):
+    return game_class(game).config_class(n_players=n)
+
+
+def _bad_inputs(st):
+    C = st.core
+    legal = st.legal_actions()
+    out = [C.NUM_DISTINCT_ACTIONS, -1, 10**12, float(legal[0]), str(legal[0]), None, True]
+    illegal = next((a for a in range(C.NUM_DISTINCT_ACTIONS) if a not in legal), None)
+    if illegal is not None:
+        out.append(illegal)
+    return out
+
+
+def _check_decision(st, rng):
+    C = st.core
+    n = st.n_players
+    legal = st.legal_actions()
+    assert legal, "no legal action while the game runs"
+    assert len(legal) <= C.MAX_LEGAL
+    assert legal == sorted(set(legal)), "legal actions must be ascending and distinct"
+    assert 0 <= legal[0] and legal[-1] < C.NUM_DISTINCT_ACTIONS
+    p = st.current_player()
+    assert 0 <= p < n
+    texts = [st.action_to_string(a) for a in legal]
+    assert len(set(texts)) == len(texts), "two legal actions share a text"
+    a = legal[int(rng.integers(len(legal)))]
+    assert st.string_to_action(st.action_to_string(a)) == a
+    for q in range(n):
+        seen = int(C.observed_action(st.state, a, q))
+        assert seen == a if q == p else (seen == a or seen >= C.HIDDEN_ACTION)
+    if rng.random() < 0.15:  # illegal input is refused and changes nothing
+        before, hist = st.state.copy(), list(st.history)
+        for bad in _bad_inputs(st):
+            with pytest.raises(ValueError):
+                st.apply_action(bad)
+            assert np.array_equal(st.state, before) and st.history == hist
+    return a
+
+
+def _views(st, p):
+    C = st.core
+    obs = st.observation_array(p)
+    info = st.information_state(p)
+    ten = st.observation_tensor(p)
+    assert obs.shape == (C.OBS_SIZE,) and obs.dtype == np.int64
+    assert info.shape == (C.INFO_SIZE,) and info.dtype == np.int64
+    assert ten.shape == (C.TENSOR_SIZE,) and ten.dtype == np.float32
+    assert np.all(np.isfinite(ten))
+    return obs, info
+
+
+def _inventory(st):
+    out = np.zeros(st.core.INVENTORY_SIZE, dtype=np.int64)
+    st.core.inventory(st.state, out)
+    return out
+
+
+def _check_determinize(st, rng, fair_agents):
+    """The contract of determinize at this position, for the player to act."""
+    p = st.current_player()
+    inv = _inventory(st)
+    obs, info = _views(st, p)
+    s1, s2 = (int(x) for x in rng.integers(0, 2**63, size=2))
+    d = st.determinize(p, s1)
+    assert np.array_equal(_inventory(d), inv), "determinize must conserve every item"
+    assert np.array_equal(d.information_state(p), info), "information state changed"
+    assert np.array_equal(d.observation_array(p), obs), "observation changed"
+    assert d.current_player() == p and d.legal_actions() == st.legal_actions()
+    # no leak: the result depends only on the information state and the seed
+    assert np.array_equal(st.determinize(p, s2).state, d.determinize(p, s2).state), \
+        "determinize depends on where the hidden items really are"
+    assert np.array_equal(st.determinize(p, s1).state, d.state), "determinize is not seeded"
+    # fair play: policies that see only their own information decide the same
+    for agent in fair_agents:
+        mem = st.seat_memory.copy()
+        a1 = agent(st)
+        st.seat_memory[:] = mem
+        d.seat_memory[:] = mem
+        assert agent(d) == a1, f"{agent.name} reads hidden information"
+        st.seat_memory[:] = mem
+    return d
+
+
+@pytest.mark.parametrize("game,n", CASES, ids=[f"{g}-{n}p" for g, n in CASES])
+def test_random_playouts_keep_the_protocol(game, n):
+    rng = np.random.default_rng(1000 * n + len(game))
+    cfg = _config(game, n)
+    fair = [Agent(game, s.name) for s in specs(game).values()
+            if not s.sees_hidden and not s.search]
+    for _ in range(2):
+        st = game_class(game)(cfg, int(rng.integers(0, 2**64, dtype=np.uint64)))
+        C = st.core
+        inv0 = _inventory(st)
+        assert inv0.sum() > 0
+        steps = 0
+        while not st.is_terminal():
+            a = _check_decision(st, rng)
+            if steps % 7 == 3:
+                d = _check_determinize(st, rng, fair)
+                if steps % 21 == 3:  # a determinized world plays on to a legal end
+                    while not d.is_terminal():
+                        d.apply_action(d.legal_actions()[int(rng.integers(len(d.legal_actions())))])
+                    assert np.array_equal(_inventory(d), inv0)
+            st.apply_action(a)
+            steps += 1
+            assert steps <= C.MAX_GAME_LENGTH
+            assert np.array_equal(_inventory(st), inv0), "an item appeared or vanished"
+        assert st.legal_actions() == [] and st.current_player() == -1
+        r = st.returns()
+        assert len(r) == n and all(np.isfinite(r))
+        with pytest.raises(ValueError):
+            st.apply_action(0)
+        again = replay(st.to_json())
+        assert np.array_equal(again.state, st.state) and again.history == st.history
+        # every outcome field of a seat in play (fields of absent seats are left out)
+        expected = {f for f in C.OUTCOME_FIELDS if not _absent_seat_field(f, n)}
+        assert set(st.outcome()) >= expected
+        assert not any(_absent_seat_field(f, n) for f in st.outcome())
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_constants_and_bad_construction(game):
+    cls = game_class(game)
+    C = cls.core
+    for name in ("GAME_NAME", "MIN_PLAYERS", "MAX_PLAYERS", "CONFIG_SIZE", "STATE_SIZE",
+                 "NUM_DISTINCT_ACTIONS", "MAX_LEGAL", "MAX_GAME_LENGTH", "OBS_SIZE",
+                 "INFO_SIZE", "TENSOR_SIZE", "INVENTORY_SIZE", "OUTCOME_FIELDS",
+                 "HIDDEN_ACTION"):
+        assert hasattr(C, name), name
+    assert C.GAME_NAME == game and C.HIDDEN_ACTION == C.NUM_DISTINCT_ACTIONS
+    assert C.NUM_DISTINCT_ACTIONS <= 5000, "a few thousand distinct actions at most"
+    assert len(cls.config_class().to_array()) == C.CONFIG_SIZE
+    assert cls.rules_summary.strip()
+    for bad_seed in (-1, 2**64, 1.5, "7"):
+        with pytest.raises(ValueError, match="seed"):
+            cls(None, bad_seed)
+    with pytest.raises(ValueError, match="config"):
+        cls(42, 0)
+    st = cls(None, 3)
+    with pytest.raises(ValueError, match="player"):
+        st.observation_array(C.MAX_PLAYERS + 1)
+    with pytest.raises(ValueError, match="player"):
+        st.determinize(-1, 0)
+    with pytest.raises(ValueError, match="no legal action"):
+        st.string_to_action("fly to the moon")
