@@ -89,7 +89,8 @@ _SEARCH_PRESETS = (
      "(sees every hidden card and the future draws: analysis upper bound, not legal play)"),
 )
 """The search agents of :mod:`agents.search` every game with a ``leaf_value`` offers; a game
-module may override a preset's simulations, horizon or exploration in ``SEARCH_PRESETS``."""
+module may set the horizon of all its presets in ``SEARCH_HORIZON`` and override a preset's
+simulations, horizon or exploration in ``SEARCH_PRESETS``."""
 
 
 def search_specs(game: str) -> tuple[PolicySpec, ...]:
@@ -110,7 +111,9 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
               "peek", "whole_tree", "reserved_7") + vnames
              + tuple(f"rollout_{x}" for x in roll.param_names))
     out = []
+    horizon0 = getattr(mod, "SEARCH_HORIZON", None)
     for name, kind, sims, horizon, c, label in _SEARCH_PRESETS:
+        horizon = horizon0 if horizon0 is not None else horizon
         sims, horizon, c = over.get(name, (sims, horizon, c))
         peek = name.endswith("-peek")
         head = [float(sims), float(roll.kind), float(horizon), float(c), 0.0, float(peek), 0.0,

@@ -433,6 +433,13 @@ eliminated at the end of the round), each card captured this round, each card of
 set aside from earlier rounds, each card still in hand."""
 LEAF_VALUE_DEFAULT = np.array([10.0, 3.0, 1.5, 0.1, 0.1, 0.02])
 
+SEARCH_HORIZON = 1
+"""Rats' search presets roll out to the end of the round (``progress(s, 1)``), where the
+players who captured nothing are eliminated. Measured at 4 players, 200 deals x 4 seats, one
+search seat against three `heuristic` (win share, heuristic in the same seat 0.250): `pimc` to
+the end of the trick 0.196 (-0.054 +- 0.039), to the end of the round 0.358 (+0.108 +- 0.044);
+`ismcts-fast` to the end of the round 0.351."""
+
 
 @njit(cache=True)
 def leaf_value(s, w, out):

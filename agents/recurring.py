@@ -152,6 +152,12 @@ in hand (cards left when the game ends score nothing and a big hand is slow to e
 emptied one's hand (it ends the game and lets one's R cards score), each R card in hand."""
 LEAF_VALUE_DEFAULT = np.array([1.0, 0.25, 2.0, 0.0])
 
+SEARCH_HORIZON = 2
+"""ReCURRRing's search presets roll out to the end of the game (games are short and cheap).
+Measured at 4 players, 200 deals x 4 seats, one search seat against three `heuristic` (mean
+points, heuristic in the same seat 7.30): `pimc` to the end of the round 6.12 (-1.19 +- 0.37),
+to the end of the game 14.97 (+7.67 +- 0.33)."""
+
 
 @njit(cache=True)
 def leaf_value(s, w, out):

@@ -39,6 +39,11 @@ game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizo
 constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, 0]`` then
 the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``), then the rollout policy's
 own parameter vector.
+
+**Budget.** A budget is a number of worlds (PIMC) or simulations (ISMCTS) per decision, not a
+time: a time budget would make the decisions depend on the machine and its load, and the same
+seed must give the same decisions everywhere (as in OpenSpiel's ``max_simulations``). The
+games-per-second cost of each budget is measured by ``benchmarks/search.py``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,11 @@ import os
 from pathlib import Path
 
 
-def _source_hash() -> str:
+def source_hash() -> str:
+    """Hex digest (16 characters) of every source file of ``engines`` and ``agents``: what
+    decides the games a seed gives. Keys Numba's cache folder and the runner's resume
+    fingerprint (:mod:`experiments.runner`), so unrelated edits (README, results) never
+    invalidate either."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha1()
     for pkg in ("engines", "agents"):
@@ -41,7 +45,7 @@ def _configure_numba_cache() -> None:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     base = Path(os.environ.get("BOARDLAB_CACHE_DIR", Path.home() / ".cache" / "boardlab"))
-    folder = base / "numba" / _source_hash()
+    folder = base / "numba" / source_hash()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: keep Numba's default (next to the sources)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json",
+__all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json", "out_lock",
            "code_version", "machine_info"]
 
 
@@ -69,6 +70,46 @@ def write_json(path: str | os.PathLike, obj: Any) -> None:
     """Write ``obj`` as indented JSON, atomically (numpy scalars and arrays become numbers and
     lists)."""
     atomic_write_text(path, json.dumps(obj, indent=2, default=_jsonable) + "\n")
+
+
+LOCK_FILE = "run.lock"
+
+
+@contextlib.contextmanager
+def out_lock(folder: str | os.PathLike):
+    """Hold ``<folder>/run.lock`` while a run writes into ``folder`` (created if needed).
+
+    An exclusive ``flock`` on the file (POSIX advisory lock, released by the kernel when the
+    holder exits, so a killed run never leaves a lock behind); the file names the holder's
+    process and is removed at the end. If another process holds it, raises ``ValueError``
+    naming that process (two runs on one output folder would both play every game). Where
+    ``fcntl`` does not exist (not POSIX) nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield None
+        return
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / LOCK_FILE
+    with open(path, "a+", encoding="utf-8") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.seek(0)
+            owner = f.read().strip() or "unknown"
+            raise ValueError(f"{folder} is in use by another run (process {owner}): wait for "
+                             "it to finish, or choose another output folder") from None
+        f.seek(0)
+        f.truncate()
+        f.write(str(os.getpid()))
+        f.flush()
+        try:
+            yield path
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()  # while still holding it: no file is left in the folder
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def read_json(path: str | os.PathLike) -> Any:

@@ -42,7 +42,8 @@ import joblib
 import numpy as np
 from tqdm.auto import tqdm
 
-from experiments.io import code_version, machine_info, read_json, write_json
+from engines import source_hash
+from experiments.io import code_version, machine_info, out_lock, read_json, write_json
 from experiments.stats import wilson_interval
 
 __all__ = ["RunResult", "batch_seed", "run_experiment", "BACKENDS", "STATE_FILE"]
@@ -50,6 +51,8 @@ __all__ = ["RunResult", "batch_seed", "run_experiment", "BACKENDS", "STATE_FILE"
 BACKENDS = ("loky", "threading", "dask")
 """Backends accepted by :func:`run_experiment`."""
 STATE_FILE = "state.json"
+MAX_BATCHES = 1_000_000
+"""Most batches one cell may be split into (the plan and the resume state list them)."""
 """Name of the partial-results file inside ``out_dir``."""
 STATE_VERSION = 1
 
@@ -153,6 +156,11 @@ def _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_ga
         raise ValueError(f"games_per_cell {games_per_cell!r}: expected a positive integer")
     if ci_width is not None and not 0 < ci_width < 1:
         raise ValueError(f"ci_width {ci_width!r}: expected a width in (0, 1), e.g. 0.02")
+    for what, v in (("games_per_cell", games_per_cell), ("max_games", max_games)):
+        if v is not None and isinstance(v, int) and -(-v // batch_size) > MAX_BATCHES:
+            raise ValueError(f"{what} {v}: {-(-v // batch_size):,} batches of batch_size "
+                             f"{batch_size} per cell; expected at most {MAX_BATCHES:,} (fewer "
+                             "games or larger batches)")
     if max_games is not None and max_games < games_per_cell:
         raise ValueError(f"max_games {max_games!r}: expected at least games_per_cell "
                          f"({games_per_cell})")
@@ -196,9 +204,47 @@ def run_experiment(
     (e.g. the agents' parameters).
 
     Returns a :class:`RunResult`. Raises ``ValueError`` for bad options, and whatever
-    ``play_fn`` raises. A resume ignores a ``state.json`` made by a different experiment (other
-    cells, seed, batch size or batch function) and starts afresh.
+    ``play_fn`` raises. A ``state.json`` made by a different experiment (other cells, seed, batch
+    size, options or batch function), by other sources of ``engines``/``agents``
+    (:func:`engines.source_hash`; edits elsewhere, such as the README or results, do not
+    count), or that cannot be read raises ``ValueError`` saying which, unless ``overwrite``
+    (then the run starts over): a run never restarts silently. Two runs on one ``out_dir`` at
+    once: the second raises ``ValueError`` naming the first's process
+    (:func:`experiments.io.out_lock`; a lock left by a killed run is taken over).
     """
+    kwargs = dict(
+        play_fn=play_fn, cells=cells, seed=seed, games_per_cell=games_per_cell,
+        batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
+        out_dir=out_dir, ci_width=ci_width, max_games=max_games, success_key=success_key,
+        group_batches=group_batches, progress=progress, fingerprint_extra=fingerprint_extra,
+        overwrite=overwrite)
+    _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
+                   group_batches, success_key, [dict(c) for c in cells])
+    if out_dir is None:
+        return _run_locked(**kwargs)
+    with out_lock(out_dir):
+        return _run_locked(**kwargs)
+
+
+def _run_locked(
+    play_fn: Callable[[dict, int, np.random.SeedSequence], dict[str, Any]],
+    cells: Sequence[dict],
+    *,
+    seed: int,
+    games_per_cell: int,
+    batch_size: int = 20_000,
+    n_jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    out_dir: str | os.PathLike | None = None,
+    ci_width: float | None = None,
+    max_games: int | None = None,
+    success_key: str = "wins",
+    group_batches: int = 16,
+    progress: bool = True,
+    fingerprint_extra: Any = None,
+    overwrite: bool = False,
+) -> RunResult:
     cells = [dict(c) for c in cells]
     _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
                    group_batches, success_key, cells)
@@ -207,18 +253,43 @@ def run_experiment(
     settings_fp = _fingerprint(cells, seed, batch_size, play_fn,
                                [games_per_cell, ci_width, max_games, group_batches, success_key,
                                 fingerprint_extra])
-    fp = f"{settings_fp}:{code_version()}"
+    code_fp = source_hash()
+    fp = f"{settings_fp}:{code_fp}"
     state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
     state = None
     if state_path is not None and state_path.exists():
-        saved = read_json(state_path)
-        state = _State.from_saved(saved, len(cells), fp)
-        old = str(saved.get("fingerprint") or "")
-        if state is None and old.split(":")[0] != settings_fp and not overwrite:
+        try:
+            saved = read_json(state_path)
+        except (ValueError, OSError) as exc:
+            saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
+        if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
+                and isinstance(saved.get("done"), list)
+                and isinstance(saved.get("totals"), list)):
+            if not (isinstance(saved, dict)
+                    and str(saved.get("fingerprint", "")).startswith("unreadable")):
+                saved = {"fingerprint": "unreadable: not a state file of the runner"}
+        if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
+            raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
+                             "start over with --force (overwrite=True), or remove it")
+        try:
+            state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            if not overwrite:
+                raise ValueError(f"{state_path} is damaged ({type(exc).__name__}: {exc}): start "
+                                 "over with --force (overwrite=True), or remove it") from None
+            state = None
+        old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
+        if state is None and not overwrite:
+            if old_settings != settings_fp:
+                what = ("of a different experiment (other cells, seed, games or options)")
+            elif old_code != code_fp:
+                what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
+                        f"now {code_fp}), which may play other games")
+            else:
+                what = "in a format this version cannot resume"
             raise ValueError(
-                f"{out_dir} holds partial results of a different experiment (other cells, "
-                f"seed, games or options): choose another output folder, or overwrite it "
-                f"(--force / overwrite=True)")
+                f"{out_dir} holds partial results {what}: choose another output folder, or "
+                f"start over with --force (overwrite=True)")
     if state is None:
         state = _State(len(cells), fp)
     resumed = sum(len(d) for d in state.done)

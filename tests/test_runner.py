@@ -178,3 +178,57 @@ def test_atomic_writes_have_the_usual_permissions(tmp_path):
     assert (tmp_path / "a.txt").read_text() == "hello"
     assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o666 & ~mask
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]  # no temporary file left
+
+
+def test_resume_survives_unrelated_edits_but_not_other_engine_code(tmp_path, monkeypatch):
+    """Issue 12.1: the resume fingerprint holds the engines' and agents' sources, not
+    ``git describe --dirty``: editing the README between a kill and the re-run resumes; other
+    engine or agent sources stop with a message naming the code, and --force starts over."""
+    import experiments.runner as R
+
+    kw = dict(seed=3, games_per_cell=4_000, batch_size=1_000, progress=False)
+    first = run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+    monkeypatch.setattr(R, "code_version", lambda: "f7a7982-dirty")  # README edited
+    again = run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+    assert again.resumed_batches == sum(first.batches_done) and again.games_played == 0
+    monkeypatch.setattr(R, "source_hash", lambda: "0123456789abcdef")  # an engine changed
+    with pytest.raises(ValueError, match="other engine or agent code"):
+        run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+    forced = run_experiment(coin_flips, CELLS, out_dir=tmp_path, overwrite=True, **kw)
+    assert forced.resumed_batches == 0 and _plain(forced) == _plain(first)
+
+
+@pytest.mark.parametrize("content", ['{"version": 1, "fingerp', "[1, 2, 3]",
+                                     '{"fingerprint": 5, "done": 7, "totals": 1}'])
+def test_damaged_state_file_names_the_file_and_force_starts_over(tmp_path, content):
+    """Issue 12.3: a truncated or foreign ``state.json`` gives a one-line error naming it and
+    what to do; --force starts over."""
+    kw = dict(seed=3, games_per_cell=2_000, batch_size=1_000, progress=False)
+    (tmp_path / STATE_FILE).write_text(content)
+    with pytest.raises(ValueError, match=r"state\.json.*--force"):
+        run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+    assert (tmp_path / STATE_FILE).read_text() == content  # nothing changed
+    res = run_experiment(coin_flips, CELLS, out_dir=tmp_path, overwrite=True, **kw)
+    assert res.resumed_batches == 0 and res.games_played == 2_000 * len(CELLS)
+
+
+def test_a_second_run_on_the_same_folder_is_refused_and_a_killed_run_does_not_block(tmp_path):
+    """Issue 12.4: two runs on one ``--out`` would both play every game: the second stops
+    naming the first's process; the lock of a killed run does not block."""
+    from experiments.io import LOCK_FILE
+
+    kw = dict(seed=3, games_per_cell=2_000, batch_size=1_000, progress=False)
+    code = ("import sys, time; from experiments.io import out_lock\n"
+            "with out_lock(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ValueError, match=f"in use by another run \\(process {holder.pid}\\)"):
+            run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+        assert not (tmp_path / STATE_FILE).exists()  # nothing played, nothing written
+    finally:
+        holder.kill()  # as with kill -9: no clean-up in the holder
+        holder.wait()
+    res = run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
+    assert res.games_played == 2_000 * len(CELLS) and not (tmp_path / LOCK_FILE).exists()

@@ -63,9 +63,36 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (ValueError, FileNotFoundError) as exc:
-        print(f"boardlab: error: {exc}", file=sys.stderr)
+    except (ValueError, FileNotFoundError, OverflowError) as exc:
+        print(f"boardlab: error: {_option_names(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        out = getattr(args, "out", None)
+        where = f" in {out}" if out else ""
+        print(f"\nboardlab: interrupted; finished batches are kept{where}: run the same command "
+              "again to resume where it stopped", file=sys.stderr)
+        return 130
+    except OSError as exc:  # a folder or file the user named cannot be written or read
+        name = exc.filename if exc.filename is not None else ""
+        print(f"boardlab: error: {name}{': ' if name else ''}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
+
+
+_API_TO_OPTION = {"games_per_cell": "--games", "n_jobs": "--jobs", "batch_size": "--batch-size",
+                  "group_batches": "--round-batches", "max_games": "--max-games",
+                  "ci_width": "--ci-width", "n_deals": "--games", "n_games": "--games",
+                  "rating_deals": "--rating-deals", "validate_deals": "--validate",
+                  "n_trials": "--trials"}
+
+
+def _option_names(message: str) -> str:
+    """A library error message with the API's parameter names replaced by the command-line
+    options the user typed (``games_per_cell -5`` -> ``--games -5``)."""
+    import re
+
+    return re.sub(r"\b(" + "|".join(_API_TO_OPTION) + r")\b",
+                  lambda m: _API_TO_OPTION[m.group(1)], message)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,6 +19,11 @@ SUITS = "CDHS"
 LABELS = {"C": "♣K", "D": "♦K", "H": "♥K", "S": "♠K"}
 
 
+def pair_label(pair: str) -> str:
+    """Display label of an ordered pair code (``"CD"`` -> ``"♣K→♦K"``, active then waiting)."""
+    return f"{LABELS[pair[0]]}→{LABELS[pair[1]]}"
+
+
 def _save(fig: Figure, path: str | Path) -> Path:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=130, bbox_inches="tight")
@@ -60,7 +65,13 @@ def heatmap_figure(pairs: pd.DataFrame) -> Figure:
                      fontsize=10)
     if im is not None:
         fig.colorbar(im, ax=list(axes), label="players' win rate (%)", shrink=0.8)
-    fig.suptitle("River Rats: players' win rate by Rat pair, 95% Wilson intervals")
+    agents = ""
+    if "agents" in pairs.columns:
+        names = sorted({a for v in pairs["agents"].astype(str) for a in v.split(",")})
+        agents = (f" `{names[0]}` in every seat," if len(names) == 1
+                  else f" agents {', '.join(names)},")
+    fig.suptitle(f"River Rats: how often do the players beat each Rat pair?{agents} "
+                 "95% Wilson intervals")
     return fig
 
 

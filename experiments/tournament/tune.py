@@ -80,7 +80,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.io import atomic_write_text, code_version, machine_info, read_json, write_json
+from experiments.io import (
+    atomic_write_text,
+    code_version,
+    machine_info,
+    out_lock,
+    read_json,
+    write_json,
+)
 from experiments.runner import run_experiment
 from experiments.tournament.games import (
     WIN_UNITS,
@@ -110,7 +117,6 @@ STUDY_FILE = "study.journal"
 """The optuna journal of the study inside the output folder."""
 TRIAL_RUN_DIR = "trial_run"
 """Runner state of the trial under evaluation (a killed trial resumes its batches)."""
-LOCK_FILE = ".lock"
 _SEARCH_TUNED_BY_DEFAULT = ("exploration",)
 
 
@@ -483,27 +489,6 @@ def _quiet_optuna():
         optuna.logging.set_verbosity(level)
 
 
-@contextlib.contextmanager
-def _lock(out: Path):
-    """Hold ``out/.lock`` so that two processes never run one study at once."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / LOCK_FILE, "w") as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise ValueError(f"{out} is being tuned by another process: wait for it or choose "
-                             f"another --out") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 def _short(v) -> str:
     t = json.dumps(v, default=str)
     return t if len(t) <= 60 else t[:57] + "..."
@@ -624,7 +609,7 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
         if saved.get("study_key") != key and saved.get("study_dir") != str(out):
             raise ValueError(f"{agent_path} holds agent {name!r} from another tuning run: choose "
                              f"another --name, or --force to replace it")
-    with _lock(out), _quiet_optuna():
+    with out_lock(out), _quiet_optuna():
         study_path = out / STUDY_FILE
         if overwrite:
             for p in (study_path, out / "meta.json", out / "trials.csv"):

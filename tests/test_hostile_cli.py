@@ -1,0 +1,64 @@
+"""A hostile user at the command line (issue 12): every mistake gets one line naming the bad
+value as typed and what was expected, exit status 2 (usage) or 1 (runtime), no traceback, and
+nothing changes on disk."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from experiments.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(argv, capsys):
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    return code, err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--games", "-5"], "--games -5"),
+    (["--jobs", "0"], "--jobs"),
+    (["--round-batches", "0", "--ci-width", "0.1"], "--round-batches"),
+    (["--games", "99999999999999999999999"], "99999999999999999999999"),
+])
+def test_bad_numbers_name_the_option_and_create_nothing(tmp_path, capsys, argv, needle):
+    out = tmp_path / "out"
+    code, err = _run(["river-rats", "pairs", "--players", "4", "--out", str(out)] + argv, capsys)
+    assert code == 2 and needle in err and len(err.splitlines()) == 1, err
+    assert "Traceback" not in err and "games_per_cell" not in err
+    assert not out.exists()
+
+
+def test_out_pointing_at_a_file_is_one_line(tmp_path, capsys):
+    f = tmp_path / "a_file"
+    f.write_text("keep me")
+    code, err = _run(["river-rats", "pairs", "--players", "4", "--games", "10",
+                      "--batch-size", "10", "--out", str(f)], capsys)
+    assert code in (1, 2) and str(f) in err and len(err.splitlines()) == 1, err
+    assert f.read_text() == "keep me"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only folders")
+def test_read_only_out_is_one_line(tmp_path, capsys):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        code, err = _run(["river-rats", "pairs", "--players", "4", "--games", "10",
+                          "--batch-size", "10", "--out", str(ro / "x")], capsys)
+        assert code == 1 and "Permission denied" in err and len(err.splitlines()) == 1
+    finally:
+        ro.chmod(0o700)
+
+
+def test_a_user_error_in_a_subprocess_has_no_traceback(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "experiments.cli", "river-rats", "pairs",
+                        "--games", "-5", "--out", str(tmp_path / "o")], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "--games -5" in r.stderr
