@@ -128,12 +128,34 @@ def play_games(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, b
          None)
 
 
+def _uncached_copy(dispatcher, name: str, **globals_override):
+    """An uncached njit copy of a cached loop function whose globals ``globals_override``
+    replace (the chain :func:`_run` -> :func:`_play_one` -> :func:`_call_user` specialized on
+    user functions). Numba's on-disk cache cannot hold signatures that contain function
+    objects: saving one pickles every signature of the cache index, and a user function that
+    has since been garbage-collected makes that fail. So the user path never touches the
+    cache, while the shipped path (``None`` in the user slots) stays cached."""
+    import types as _types
+
+    f = dispatcher.py_func
+    g = dict(f.__globals__)
+    g.update(globals_override)
+    copy = _types.FunctionType(f.__code__, g, name, f.__defaults__, f.__closure__)
+    copy.__doc__ = f.__doc__
+    return njit(cache=False)(copy)
+
+
+_call_user_nc = _uncached_copy(_call_user, "_call_user_nc")
+_play_one_nc = _uncached_copy(_play_one, "_play_one_nc", _call_user=_call_user_nc)
+_run_nc = _uncached_copy(_run, "_run_nc", _play_one=_play_one_nc)
+
+
 @njit
 def play_games_user(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
                     u2, u3):
     """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
-    compiled per set of functions in each process."""
-    _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3)
+    compiled per set of functions in each process (never cached on disk)."""
+    _run_nc(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3)
 
 
 def game_of_config(config) -> str:
