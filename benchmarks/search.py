@@ -176,9 +176,10 @@ def _plot(df, args, path: Path) -> None:
     ax.set_xlabel("games per second on one core (log scale)")
     ax.set_ylabel("win rate (95% interval)")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
-    ax.set_title(f"River Rats, {args.players} players, {args.difficulty}: how much does search "
-                 f"budget buy?\n({int(df.games.iloc[0])} paired games per point; labels: "
-                 "worlds or simulations per decision)", fontsize=10)
+    plural = "s" if args.players > 1 else ""
+    ax.set_title(f"River Rats, {args.players} player{plural}, {args.difficulty}: how much "
+                 f"does search budget buy?\n({int(df.games.iloc[0])} paired games per point; "
+                 "labels: worlds or simulations per decision)", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
