@@ -212,155 +212,126 @@ def run_experiment(
     once: the second raises ``ValueError`` naming the first's process
     (:func:`experiments.io.out_lock`; a lock left by a killed run is taken over).
     """
-    kwargs = dict(
-        play_fn=play_fn, cells=cells, seed=seed, games_per_cell=games_per_cell,
-        batch_size=batch_size, n_jobs=n_jobs, backend=backend, scheduler=scheduler,
-        out_dir=out_dir, ci_width=ci_width, max_games=max_games, success_key=success_key,
-        group_batches=group_batches, progress=progress, fingerprint_extra=fingerprint_extra,
-        overwrite=overwrite)
-    _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
-                   group_batches, success_key, [dict(c) for c in cells])
-    if out_dir is None:
-        return _run_locked(**kwargs)
-    with out_lock(out_dir):
-        return _run_locked(**kwargs)
-
-
-def _run_locked(
-    play_fn: Callable[[dict, int, np.random.SeedSequence], dict[str, Any]],
-    cells: Sequence[dict],
-    *,
-    seed: int,
-    games_per_cell: int,
-    batch_size: int = 20_000,
-    n_jobs: int = 1,
-    backend: str = "loky",
-    scheduler: str | None = None,
-    out_dir: str | os.PathLike | None = None,
-    ci_width: float | None = None,
-    max_games: int | None = None,
-    success_key: str = "wins",
-    group_batches: int = 16,
-    progress: bool = True,
-    fingerprint_extra: Any = None,
-    overwrite: bool = False,
-) -> RunResult:
     cells = [dict(c) for c in cells]
     _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
                    group_batches, success_key, cells)
-    if max_games is None:
-        max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
-    settings_fp = _fingerprint(cells, seed, batch_size, play_fn,
-                               [games_per_cell, ci_width, max_games, group_batches, success_key,
-                                fingerprint_extra])
-    code_fp = source_hash()
-    fp = f"{settings_fp}:{code_fp}"
-    state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
-    state = None
-    if state_path is not None and state_path.exists():
-        try:
-            saved = read_json(state_path)
-        except (ValueError, OSError) as exc:
-            saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
-        if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
-                and isinstance(saved.get("done"), list)
-                and isinstance(saved.get("totals"), list)):
-            if not (isinstance(saved, dict)
-                    and str(saved.get("fingerprint", "")).startswith("unreadable")):
-                saved = {"fingerprint": "unreadable: not a state file of the runner"}
-        if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
-            raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
-                             "start over with --force (overwrite=True), or remove it")
-        try:
-            state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
-        except (TypeError, KeyError, ValueError, AttributeError) as exc:
-            if not overwrite:
-                raise ValueError(f"{state_path} is damaged ({type(exc).__name__}: {exc}): start "
-                                 "over with --force (overwrite=True), or remove it") from None
-            state = None
-        old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
-        if state is None and not overwrite:
-            if old_settings != settings_fp:
-                what = ("of a different experiment (other cells, seed, games or options)")
-            elif old_code != code_fp:
-                what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
-                        f"now {code_fp}), which may play other games")
-            else:
-                what = "in a format this version cannot resume"
-            raise ValueError(
-                f"{out_dir} holds partial results {what}: choose another output folder, or "
-                f"start over with --force (overwrite=True)")
-    if state is None:
-        state = _State(len(cells), fp)
-    resumed = sum(len(d) for d in state.done)
-    meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
-            "backend": backend, "n_jobs": joblib.cpu_count() if n_jobs == -1 else n_jobs,
-            "machine": machine_info()}
+    with ExitStack() as guard:
+        if out_dir is not None:
+            guard.enter_context(out_lock(out_dir))
+        if max_games is None:
+            max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
+        settings_fp = _fingerprint(cells, seed, batch_size, play_fn,
+                                   [games_per_cell, ci_width, max_games, group_batches, success_key,
+                                    fingerprint_extra])
+        code_fp = source_hash()
+        fp = f"{settings_fp}:{code_fp}"
+        state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
+        state = None
+        if state_path is not None and state_path.exists():
+            try:
+                saved = read_json(state_path)
+            except (ValueError, OSError) as exc:
+                saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
+            if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
+                    and isinstance(saved.get("done"), list)
+                    and isinstance(saved.get("totals"), list)):
+                if not (isinstance(saved, dict)
+                        and str(saved.get("fingerprint", "")).startswith("unreadable")):
+                    saved = {"fingerprint": "unreadable: not a state file of the runner"}
+            if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
+                raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
+                                 "start over with --force (overwrite=True), or remove it")
+            try:
+                state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
+            except (TypeError, KeyError, ValueError, AttributeError) as exc:
+                if not overwrite:
+                    raise ValueError(f"{state_path} is damaged ({type(exc).__name__}: {exc}): "
+                                     "start over with --force (overwrite=True), or remove it"
+                                     ) from None
+                state = None
+            old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
+            if state is None and not overwrite:
+                if old_settings != settings_fp:
+                    what = ("of a different experiment (other cells, seed, games or options)")
+                elif old_code != code_fp:
+                    what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
+                            f"now {code_fp}), which may play other games")
+                else:
+                    what = "in a format this version cannot resume"
+                raise ValueError(
+                    f"{out_dir} holds partial results {what}: choose another output folder, or "
+                    f"start over with --force (overwrite=True)")
+        if state is None:
+            state = _State(len(cells), fp)
+        resumed = sum(len(d) for d in state.done)
+        meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
+                "backend": backend, "n_jobs": joblib.cpu_count() if n_jobs == -1 else n_jobs,
+                "machine": machine_info()}
 
-    base = _batch_sizes(games_per_cell, batch_size)
+        base = _batch_sizes(games_per_cell, batch_size)
 
-    def sizes_for(n_batches: int) -> list[int]:
-        extra = n_batches - len(base)
-        return base + [batch_size] * max(0, extra)
+        def sizes_for(n_batches: int) -> list[int]:
+            extra = n_batches - len(base)
+            return base + [batch_size] * max(0, extra)
 
-    def grow(n_batches: int) -> int:
-        """Batches after one more round (``group_batches``, capped by ``max_games``)."""
-        room = max_games - sum(sizes_for(n_batches))
-        return n_batches + min(group_batches, max(0, -(-room // batch_size)))
+        def grow(n_batches: int) -> int:
+            """Batches after one more round (``group_batches``, capped by ``max_games``)."""
+            room = max_games - sum(sizes_for(n_batches))
+            return n_batches + min(group_batches, max(0, -(-room // batch_size)))
 
-    # batches planned per cell; on a resume, the rounds that earlier runs had started
-    planned = [len(base)] * len(cells)
-    for ci, done in enumerate(state.done):
-        while done and max(done) >= planned[ci] and grow(planned[ci]) > planned[ci]:
-            planned[ci] = grow(planned[ci])
+        # batches planned per cell; on a resume, the rounds that earlier runs had started
+        planned = [len(base)] * len(cells)
+        for ci, done in enumerate(state.done):
+            while done and max(done) >= planned[ci] and grow(planned[ci]) > planned[ci]:
+                planned[ci] = grow(planned[ci])
 
-    t0 = time.perf_counter()
-    played = 0
-    with ExitStack() as stack:
-        parallel = _make_parallel(stack, n_jobs, backend, scheduler)
-        bar = stack.enter_context(tqdm(total=0, unit="game", unit_scale=True,
-                                       disable=not progress, smoothing=0.05,
-                                       desc="games", dynamic_ncols=True))
-        while True:
-            units = []
-            for ci in range(len(cells)):
-                for b, n in enumerate(sizes_for(planned[ci])):
-                    if b not in state.done[ci]:
-                        units.append((ci, b, n))
-            if units:
-                bar.total = (bar.total or 0) + sum(n for _, _, n in units)
-                bar.refresh()
-                since_save = 0
-                jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed)
-                        for ci, b, n in units)
-                for ci, b, stats in parallel(jobs):
-                    state.add(ci, b, stats)
-                    played += int(stats["games"])
-                    bar.update(int(stats["games"]))
-                    since_save += 1
-                    if state_path is not None and since_save >= group_batches:
+        t0 = time.perf_counter()
+        played = 0
+        with ExitStack() as stack:
+            parallel = _make_parallel(stack, n_jobs, backend, scheduler)
+            bar = stack.enter_context(tqdm(total=0, unit="game", unit_scale=True,
+                                           disable=not progress, smoothing=0.05,
+                                           desc="games", dynamic_ncols=True))
+            while True:
+                units = []
+                for ci in range(len(cells)):
+                    for b, n in enumerate(sizes_for(planned[ci])):
+                        if b not in state.done[ci]:
+                            units.append((ci, b, n))
+                if units:
+                    bar.total = (bar.total or 0) + sum(n for _, _, n in units)
+                    bar.refresh()
+                    since_save = 0
+                    jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed)
+                            for ci, b, n in units)
+                    for ci, b, stats in parallel(jobs):
+                        state.add(ci, b, stats)
+                        played += int(stats["games"])
+                        bar.update(int(stats["games"]))
+                        since_save += 1
+                        if state_path is not None and since_save >= group_batches:
+                            state.save(state_path, meta)
+                            since_save = 0
+                    if state_path is not None:
                         state.save(state_path, meta)
-                        since_save = 0
-                if state_path is not None:
-                    state.save(state_path, meta)
-            if ci_width is None:
-                break
-            grew = False
-            for ci in range(len(cells)):
-                tot = state.totals[ci]
-                games = int(tot.get("games", 0))
-                lo, hi = wilson_interval(int(tot.get(success_key, 0)), games)
-                if float(hi - lo) > ci_width and grow(planned[ci]) > planned[ci]:
-                    planned[ci] = grow(planned[ci])
-                    grew = True
-            if not grew:
-                break
-    wall = time.perf_counter() - t0
-    meta["wall_time_s"] = wall
-    meta["games_played_this_run"] = played
-    return RunResult(cells=cells, totals=state.totals,
-                     batches_done=[len(d) for d in state.done], wall_time=wall,
-                     games_played=played, resumed_batches=resumed, meta=meta)
+                if ci_width is None:
+                    break
+                grew = False
+                for ci in range(len(cells)):
+                    tot = state.totals[ci]
+                    games = int(tot.get("games", 0))
+                    lo, hi = wilson_interval(int(tot.get(success_key, 0)), games)
+                    if float(hi - lo) > ci_width and grow(planned[ci]) > planned[ci]:
+                        planned[ci] = grow(planned[ci])
+                        grew = True
+                if not grew:
+                    break
+        wall = time.perf_counter() - t0
+        meta["wall_time_s"] = wall
+        meta["games_played_this_run"] = played
+        return RunResult(cells=cells, totals=state.totals,
+                         batches_done=[len(d) for d in state.done], wall_time=wall,
+                         games_played=played, resumed_batches=resumed, meta=meta)
 
 
 def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):
