@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -46,11 +47,14 @@ from engines import source_hash
 from experiments.io import code_version, machine_info, out_lock, read_json, write_json
 from experiments.stats import wilson_interval
 
-__all__ = ["RunResult", "batch_seed", "run_experiment", "BACKENDS", "STATE_FILE"]
+__all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
+           "STATE_FILE"]
 
 BACKENDS = ("loky", "threading", "dask")
 """Backends accepted by :func:`run_experiment`."""
 STATE_FILE = "state.json"
+CONNECT_TIMEOUT_S = 10
+"""Seconds to wait for a dask scheduler given by address before giving up."""
 MAX_BATCHES = 1_000_000
 """Most batches one cell may be split into (the plan and the resume state list them)."""
 """Name of the partial-results file inside ``out_dir``."""
@@ -71,6 +75,11 @@ class RunResult:
     scalars or arrays). ``batches_done``: number of batches per cell. ``wall_time``: seconds
     spent in this call (not counting earlier, resumed runs). ``games_played``: games played in
     this call. ``resumed_batches``: batches found done in ``out_dir`` at the start.
+    ``meta``: run facts (seed, batch size, backend, machine...) and ``runs``, the history of
+    every run that played games for this result, oldest first (each: ``started_utc``,
+    ``games_played``, ``wall_time_s``, ``games_per_s``, ``n_jobs``, ``backend``,
+    ``code_version``, ``finished``); a re-run that finds everything done adds nothing, so the
+    speed of the runs that played the games is never lost.
     """
 
     cells: list[dict]
@@ -87,12 +96,52 @@ class RunResult:
         return np.array([int(t["games"]) for t in self.totals], dtype=np.int64)
 
 
+def speed_summary(result: RunResult, per_unit: int = 1) -> dict[str, Any]:
+    """The speed facts of a result for its metadata file: ``runs`` (the history of the runs
+    that played its games, see :class:`RunResult`), ``games_per_s`` (all those runs' games over
+    their summed wall time, seconds) and ``games_per_s_this_run`` (``None`` when this call
+    played nothing, e.g. a re-run that found every batch done). ``per_unit`` converts the
+    runner's units to games (a tournament's unit is a deal of several games)."""
+    runs = [dict(r) for r in result.meta.get("runs", [])]
+    games = sum(int(r.get("games_played", 0)) for r in runs) * per_unit
+    wall = sum(float(r.get("wall_time_s", 0.0)) for r in runs)
+    return {"runs": runs, "games_per_s": games / wall if wall > 0 and games else None,
+            "games_per_s_this_run": (result.games_played * per_unit / result.wall_time
+                                     if result.games_played and result.wall_time > 0 else None)}
+
+
 def _batch_sizes(n_games: int, batch_size: int) -> list[int]:
     full, rest = divmod(n_games, batch_size)
     return [batch_size] * full + ([rest] if rest else [])
 
 
-def _run_unit(play_fn, cell, cell_index, batch, n_games, seed):
+_WATCHDOG: list[threading.Thread] = []
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker side: end this process soon after the run's process ``parent`` dies.
+
+    A loky worker is a child of the run's process; when that process is killed (``kill -9``:
+    no clean shutdown reaches the workers), each worker notices within a second that it has
+    a new parent and exits, instead of idling until loky's timeout with hundreds of MB.
+    Started once per worker process; never in the run's own process (threading backend) or
+    in processes that are not its children (dask workers)."""
+    if _WATCHDOG or os.getpid() == parent or os.getppid() != parent:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    t = threading.Thread(target=watch, name="boardlab-parent-watchdog", daemon=True)
+    t.start()
+    _WATCHDOG.append(t)
+
+
+def _run_unit(play_fn, cell, cell_index, batch, n_games, seed, parent=None):
+    if parent is not None:
+        _exit_with_parent(parent)
     stats = play_fn(cell, n_games, batch_seed(seed, batch))
     return cell_index, batch, {k: np.asarray(v, dtype=np.int64) for k, v in stats.items()}
 
@@ -111,6 +160,7 @@ class _State:
         self.fingerprint = fingerprint
         self.totals: list[dict[str, np.ndarray]] = [{} for _ in range(n_cells)]
         self.done: list[set[int]] = [set() for _ in range(n_cells)]
+        self.runs: list[dict] = []
 
     def add(self, ci: int, batch: int, stats: dict[str, np.ndarray]) -> None:
         if batch in self.done[ci]:
@@ -126,6 +176,7 @@ class _State:
             "fingerprint": self.fingerprint,
             "done": [sorted(d) for d in self.done],
             "totals": [{k: v.tolist() for k, v in t.items()} for t in self.totals],
+            "runs": self.runs,
             "meta": meta,
         })
 
@@ -141,11 +192,15 @@ class _State:
         st.done = [set(d) for d in data["done"]]
         st.totals = [{k: np.asarray(v, dtype=np.int64) for k, v in t.items()}
                      for t in data["totals"]]
+        runs = data.get("runs", [])
+        st.runs = [dict(r) for r in runs] if isinstance(runs, list) else []
         return st
 
 
 def _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
-                   group_batches, success_key, cells):
+                   group_batches, success_key, cells, seed):
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed {seed!r}: expected a non-negative integer")
     if backend not in BACKENDS:
         raise ValueError(f"backend {backend!r}: expected one of {BACKENDS}")
     if not isinstance(n_jobs, int) or n_jobs == 0 or n_jobs < -1:
@@ -214,8 +269,10 @@ def run_experiment(
     """
     cells = [dict(c) for c in cells]
     _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
-                   group_batches, success_key, cells)
+                   group_batches, success_key, cells, seed)
     with ExitStack() as guard:
+        # workers (and a dask scheduler's answer) first: a failure there changes nothing on disk
+        parallel = _make_parallel(guard, n_jobs, backend, scheduler)
         if out_dir is not None:
             guard.enter_context(out_lock(out_dir))
         if max_games is None:
@@ -287,8 +344,25 @@ def run_experiment(
 
         t0 = time.perf_counter()
         played = 0
+        this_run = {"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "games_played": 0, "wall_time_s": 0.0, "games_per_s": None,
+                    "n_jobs": meta["n_jobs"], "backend": backend,
+                    "code_version": meta["code_version"], "finished": False}
+
+        def record_run(finished: bool = False) -> None:
+            """This run's figures into ``state.runs`` (once it has played games)."""
+            wall_now = time.perf_counter() - t0
+            this_run.update(games_played=played, wall_time_s=round(wall_now, 3),
+                            games_per_s=round(played / wall_now, 3) if wall_now > 0 else None,
+                            finished=finished)
+            if played and not any(r is this_run for r in state.runs):
+                state.runs.append(this_run)
+
+        def save_state() -> None:
+            record_run()
+            state.save(state_path, meta)
+
         with ExitStack() as stack:
-            parallel = _make_parallel(stack, n_jobs, backend, scheduler)
             bar = stack.enter_context(tqdm(total=0, unit="game", unit_scale=True,
                                            disable=not progress, smoothing=0.05,
                                            desc="games", dynamic_ncols=True))
@@ -302,7 +376,8 @@ def run_experiment(
                     bar.total = (bar.total or 0) + sum(n for _, _, n in units)
                     bar.refresh()
                     since_save = 0
-                    jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed)
+                    jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed,
+                                                      os.getpid())
                             for ci, b, n in units)
                     for ci, b, stats in parallel(jobs):
                         state.add(ci, b, stats)
@@ -310,10 +385,10 @@ def run_experiment(
                         bar.update(int(stats["games"]))
                         since_save += 1
                         if state_path is not None and since_save >= group_batches:
-                            state.save(state_path, meta)
+                            save_state()
                             since_save = 0
                     if state_path is not None:
-                        state.save(state_path, meta)
+                        save_state()
                 if ci_width is None:
                     break
                 grew = False
@@ -327,8 +402,12 @@ def run_experiment(
                 if not grew:
                     break
         wall = time.perf_counter() - t0
+        record_run(finished=True)
+        if state_path is not None and played:
+            state.save(state_path, meta)
         meta["wall_time_s"] = wall
         meta["games_played_this_run"] = played
+        meta["runs"] = [dict(r) for r in state.runs]
         return RunResult(cells=cells, totals=state.totals,
                          batches_done=[len(d) for d in state.done], wall_time=wall,
                          games_played=played, resumed_batches=resumed, meta=meta)
@@ -342,7 +421,13 @@ def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str |
             raise ValueError("backend 'dask' needs the cluster extra: "
                              "pip install 'boardlab[cluster]'") from exc
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            try:
+                client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT_S))
+            except (OSError, TimeoutError) as exc:
+                raise ValueError(f"scheduler {scheduler!r}: no dask scheduler answered within "
+                                 f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__}); expected the "
+                                 "address of a running scheduler such as tcp://host:8786"
+                                 ) from None
         else:
             workers = os.cpu_count() if n_jobs == -1 else n_jobs
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,

@@ -25,12 +25,29 @@ def _run(argv, capsys):
     (["--jobs", "0"], "--jobs"),
     (["--round-batches", "0", "--ci-width", "0.1"], "--round-batches"),
     (["--games", "99999999999999999999999"], "99999999999999999999999"),
+    (["--seed", "-1"], "--seed -1"),
+    (["--agents", "heuristic", "greedy", "--players", "1"], "--players 1"),
+    (["--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
 ])
 def test_bad_numbers_name_the_option_and_create_nothing(tmp_path, capsys, argv, needle):
     out = tmp_path / "out"
     code, err = _run(["river-rats", "pairs", "--players", "4", "--out", str(out)] + argv, capsys)
     assert code == 2 and needle in err and len(err.splitlines()) == 1, err
     assert "Traceback" not in err and "games_per_cell" not in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["tournament", "rats", "--seed", "-1"], "--seed -1"),
+    (["tournament", "rats", "--jobs", "0"], "--jobs 0"),
+    (["lure", "balance", "--jobs", "0"], "--jobs 0"),
+    (["winrates", "rats", "--seed", "-1"], "--seed -1"),
+])
+def test_other_commands_name_the_option_and_create_nothing(tmp_path, capsys, argv, needle):
+    out = tmp_path / "out"
+    extra = [] if argv[0] == "winrates" else ["--out", str(out)]
+    code, err = _run(argv + extra, capsys)
+    assert code == 2 and needle in err and len(err.splitlines()) == 1, err
     assert not out.exists()
 
 
@@ -62,3 +79,19 @@ def test_a_user_error_in_a_subprocess_has_no_traceback(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [r.stderr.strip()] and "--games -5" in r.stderr
+
+
+def test_help_texts_are_plain_text_without_docstring_markup():
+    import argparse
+
+    from experiments.cli import build_parser
+
+    def walk(p, path):
+        for a in p._actions:
+            for t in (p.description or "", a.help or ""):
+                assert "``" not in t and ":func:" not in t and ":class:" not in t, (path, t)
+            if isinstance(a, argparse._SubParsersAction):
+                for name, child in a.choices.items():
+                    walk(child, path + [name])
+
+    walk(build_parser(), [])

@@ -39,7 +39,8 @@ def test_cells_cover_every_pair_and_player_count_with_its_rats_fixed():
     [
         (PairsSpec(players=(5,), agents="random"), "player count 5"),
         (PairsSpec(players=(2,), agents="nobody"), "nobody"),
-        (PairsSpec(players=(3,), agents=["random", "random"]), "2 names for 3 players"),
+        (PairsSpec(players=(1, 2), agents=["random", "greedy"]),
+         "2 names but 1 seat at --players 1"),
         (PairsSpec(players=(2,), agents="random", rules={"rats": ("C", "D")}), "may not set"),
         (PairsSpec(players=(2,), agents="random", rules={"difficulty": "hard"}), "difficulty"),
     ],
@@ -47,6 +48,14 @@ def test_cells_cover_every_pair_and_player_count_with_its_rats_fixed():
 def test_bad_specs_raise_naming_the_problem(spec, message):
     with pytest.raises(ValueError, match=message):
         spec.cells()
+
+
+def test_a_list_of_agents_is_dealt_round_the_table_at_every_player_count():
+    # issue 12.9: one documented rule for every player count, nothing dropped silently
+    cells = PairsSpec(players=(2, 3, 4), agents=["heuristic", "greedy"]).cells()
+    by_n = {c["players"]: c["agents"] for c in cells}
+    assert by_n == {2: ["heuristic", "greedy"], 3: ["heuristic", "greedy", "heuristic"],
+                    4: ["heuristic", "greedy", "heuristic", "greedy"]}
 
 
 def test_batch_function_counts_only_its_pair():

@@ -71,3 +71,15 @@ def test_bad_options_exit_with_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_river_rats_end_screen_counts_the_rounds_of_the_record(tmp_path):
+    """Issue 12.13: the end screen said "round 7" where the record had 6 rounds."""
+    rec = tmp_path / "g.json"
+    out = io.StringIO()
+    assert run(_args("river_rats", "--players", "2", "--seed", "4", "--record", str(rec)),
+               stdin=io.StringIO("1\n" * 5000), stdout=out) == 0
+    rounds = int(load_record(rec).outcome()["rounds"])
+    end = out.getvalue().rsplit("game over", 1)[0]
+    assert f"after {rounds} round" in end.rsplit("River Rats:", 1)[1]
+    assert f"round {rounds + 1}," not in end.rsplit("River Rats:", 1)[1]

@@ -2,15 +2,17 @@
 resume after a kill, interval-driven stopping, bad options."""
 
 import json
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from experiments.coin_flips import coin_flips
-from experiments.runner import STATE_FILE, batch_seed, run_experiment
+from experiments.runner import STATE_FILE, batch_seed, run_experiment, speed_summary
 from experiments.stats import wilson_interval
 
 CELLS = [{"p": 0.3}, {"p": 0.55}, {"p": 0.02}]
@@ -65,6 +67,15 @@ def test_interrupted_run_resumes_to_the_uninterrupted_totals(tmp_path):
     # running once more finds everything done and plays nothing
     again = run_experiment(coin_flips, cells, out_dir=out, progress=False, **kw)
     assert again.games_played == 0 and _plain(again) == _plain(fresh)
+    # issue 12.6: the history keeps the runs that played the games, killed one included
+    runs = again.meta["runs"]
+    assert len(runs) == 2 and [r["finished"] for r in runs] == [False, True]
+    assert sum(r["games_played"] for r in runs) == 48_000
+    assert runs[1]["games_played"] == resumed.games_played and runs[0]["games_per_s"] > 0
+    speed = speed_summary(again)
+    assert speed["games_per_s_this_run"] is None and speed["runs"] == runs
+    assert speed["games_per_s"] == pytest.approx(
+        48_000 / sum(r["wall_time_s"] for r in runs))
 
 
 def test_state_of_another_experiment_is_not_overwritten_without_consent(tmp_path):
@@ -232,3 +243,56 @@ def test_a_second_run_on_the_same_folder_is_refused_and_a_killed_run_does_not_bl
         holder.wait()
     res = run_experiment(coin_flips, CELLS, out_dir=tmp_path, **kw)
     assert res.games_played == 2_000 * len(CELLS) and not (tmp_path / LOCK_FILE).exists()
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_workers_exit_soon_after_the_run_is_killed(tmp_path):
+    """Issue 12.5: after ``kill -9`` of the run's process its loky workers (hundreds of MB
+    each) exit within seconds instead of idling until loky's timeout."""
+    cells = [{"p": 0.5, "sleep": 0.2}, {"p": 0.4, "sleep": 0.2}]
+    kw = dict(seed=1, games_per_cell=40_000, batch_size=1_000, group_batches=1)
+    code = ("from experiments.runner import run_experiment\n"
+            "from experiments.coin_flips import coin_flips\n"
+            f"run_experiment(coin_flips, {cells!r}, out_dir={str(tmp_path)!r}, progress=False, "
+            f"n_jobs=2, **{kw!r})\n")
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    deadline = time.time() + 120
+    workers: list[int] = []
+    while time.time() < deadline and proc.poll() is None:
+        if (tmp_path / STATE_FILE).exists():
+            workers = [c for c in _children(proc.pid)
+                       if b"loky" in (Path("/proc") / str(c) / "cmdline").read_bytes()]
+            if len(workers) >= 2:
+                break
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the run should have started its workers"
+    proc.kill()
+    proc.wait()
+    t0 = time.time()
+    while time.time() - t0 < 15 and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    left = [w for w in workers if _alive(w)]
+    for w in left:  # do not leave them behind if the test fails
+        os.kill(w, 9)
+    assert not left, f"workers {left} outlived the killed run by 15 s"

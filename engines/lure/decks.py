@@ -250,7 +250,8 @@ def load_deck(path=None) -> Deck:
 
     Raises:
         FileNotFoundError: no such file.
-        ValueError: any malformed content, naming the file, the row (line number in the file)
+        ValueError: a file that is not UTF-8 (a leading byte-order mark, as spreadsheets write
+            it, is accepted), or any malformed content, naming the file, the row (line number in the file)
             and the column: unknown requirement, impossible value, duplicate id, missing or
             unknown column, wrong number of cells.
     """
@@ -258,8 +259,16 @@ def load_deck(path=None) -> Deck:
     if not p.is_file():
         raise FileNotFoundError(f"fish deck file {str(p)!r} not found")
     source = str(p)
-    with p.open(newline="", encoding="utf-8") as fh:
-        lines = fh.read().splitlines()
+    raw = p.read_bytes()
+    try:
+        # "utf-8-sig": a spreadsheet's "CSV UTF-8" starts with a byte-order mark
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ValueError(f"{source}: row {line}: byte 0x{raw[exc.start]:02x} is not UTF-8; "
+                         "expected a UTF-8 text file (in a spreadsheet: save as "
+                         "'CSV UTF-8')") from None
+    lines = text.splitlines()
     numbered = [(i + 1, t) for i, t in enumerate(lines) if t.strip() and not t.startswith("#")]
     if not numbered:
         raise ValueError(f"{source}: no header row; expected columns {', '.join(COLUMNS)}")

@@ -97,7 +97,10 @@ def table_string(s: np.ndarray, viewer: int | None = None) -> str:
     if s[C.WAITING] >= 0:
         rats += ", 1 waiting face down" if viewer is not None else \
             f", {SUIT_SYMBOLS[int(s[C.WAITING])]}K waiting"
-    lines.append(f"River Rats: round {int(s[C.ROUND]) + 1}, {status}; Rats: {rats}; "
+    # while running: the round being played; at the end: the rounds played (as in the record)
+    when = (f"round {int(s[C.ROUND]) + 1}" if s[C.STATUS] == C.RUNNING
+            else f"after {int(s[C.ROUND])} round{'s' if s[C.ROUND] != 1 else ''}")
+    lines.append(f"River Rats: {when}, {status}; Rats: {rats}; "
                  f"defeated {int(s[C.DEFEATED])}")
     rat_cards = []
     for i in range(int(s[C.RAT])):

@@ -54,7 +54,28 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in REGISTRARS:
         importlib.import_module(name).register(sub)
+    _plain_help(parser)
     return parser
+
+
+def plain_text(doc: str | None) -> str | None:
+    """A docstring as terminal text: reStructuredText roles and literals
+    (``:func:`x```, ````x````) become plain ``x``; used for every ``--help`` description."""
+    if not doc:
+        return doc
+    doc = re.sub(r":[a-z]+:`~?([^`]+)`", r"\1", doc)
+    return re.sub(r"``([^`]+)``", r"\1", doc)
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """Apply :func:`plain_text` to the description and option help of ``parser`` and of all
+    its subcommands."""
+    parser.description = plain_text(parser.description)
+    for action in parser._actions:
+        action.help = plain_text(action.help) if isinstance(action.help, str) else action.help
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                _plain_help(child)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,6 +112,7 @@ def _option_names(message: str) -> str:
     options the user typed (``games_per_cell -5`` -> ``--games -5``)."""
     import re
 
+    message = re.sub(r"^(bad )?(seed|scheduler)\b", r"\1--\2", message)
     return re.sub(r"\b(" + "|".join(_API_TO_OPTION) + r")\b",
                   lambda m: _API_TO_OPTION[m.group(1)], message)
 

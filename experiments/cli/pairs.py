@@ -43,8 +43,9 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", nargs="+", default=["1..4"],
                    help="player counts: 4, or 1..4, or 2 3 (default 1..4)")
     p.add_argument("--agents", nargs="+", default=[DEFAULT_AGENT],
-                   help="one policy for every seat, or one per seat (comma or space separated;"
-                        f" default {DEFAULT_AGENT})")
+                   help="one policy for every seat, or a list dealt round the table (seat p "
+                        "plays name p mod the list's length; comma or space separated; default "
+                        f"{DEFAULT_AGENT})")
     p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
     p.add_argument("--prediction-match", choices=PREDICTION_MATCHES, default="exact")
     p.add_argument("--defeated-rat-stays", type=_bool, default=True, metavar="BOOL")
@@ -79,13 +80,72 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub) -> None:
-    """Add ``boardlab river-rats pairs``."""
+    """Add ``boardlab river-rats pairs`` and ``boardlab river-rats decisions``."""
     rr = sub.add_parser("river-rats", help="River Rats experiments")
     rsub = rr.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
     p = rsub.add_parser("pairs", help="win rate per ordered Rat pair (the main job)",
                         description=run.__doc__)
     add_pairs_arguments(p)
     p.set_defaults(func=run)
+    d = rsub.add_parser("decisions", help="which decisions a strong agent makes differently "
+                        "from a reference agent", description=run_decisions.__doc__)
+    d.add_argument("--agent", default="pimc", help="the agent that plays (default pimc)")
+    d.add_argument("--reference", default="heuristic",
+                   help="the agent asked at every decision (default heuristic)")
+    d.add_argument("--players", nargs="+", default=["4"], help="player counts (default 4)")
+    d.add_argument("--games", type=int, default=200, help="games per player count")
+    d.add_argument("--rats", default=None, metavar="PAIR",
+                   help="a fixed (active, waiting) pair such as DS (default: random Rats)")
+    d.add_argument("--difficulty", default="normal")
+    d.add_argument("--seed", type=int, default=2026)
+    d.add_argument("--out", default=None, metavar="CSV",
+                   help="write the summary (one row per player count and phase) to this CSV")
+    d.add_argument("--decisions", default=None, metavar="CSV",
+                   help="write every contested decision to this CSV")
+    d.add_argument("--quiet", action="store_true", help="no progress bar")
+    d.set_defaults(func=run_decisions)
+
+
+def run_decisions(args: argparse.Namespace) -> int:
+    """Play games with --agent in every seat and, at every decision with a choice, ask
+    --reference what it would do in the same state; print, per decision phase, how often the
+    two differ and the most frequent change (reference kind -> agent kind)."""
+    from experiments.io import atomic_write_bytes
+    from experiments.pairs.decisions import decision_differences, summarize_decisions
+
+    rats = None
+    if args.rats is not None:
+        r = args.rats.strip().upper()
+        if len(r) != 2 or r[0] == r[1] or not set(r) <= set("CDHS"):
+            raise ValueError(f"bad --rats {args.rats!r}: expected two different suit letters "
+                             "of C, D, H, S, active Rat first (e.g. DS)")
+        rats = (r[0], r[1])
+    from engines.chance import check_seed
+
+    check_seed(args.seed, "--seed")
+    df = decision_differences(args.agent, args.reference, _players(args.players), args.games,
+                              args.seed, {"difficulty": args.difficulty}, rats,
+                              progress=not args.quiet)
+    import pandas as pd
+
+    summaries = []
+    with pd.option_context("display.width", 120, "display.max_colwidth", 60):
+        for n, d in df.groupby("players"):
+            print(f"\n{n} player(s): {d['game'].nunique()} games by {args.agent}, "
+                  f"{len(d):,} decisions with a choice, {100 * d['changed'].mean():.1f}% "
+                  f"differ from {args.reference} (shares in %)")
+            summ = summarize_decisions(d)
+            summaries.append(summ.assign(players=n, agent=args.agent, reference=args.reference))
+            for c in ("changed_share", "share_of_changes", "other_kind_share",
+                      "higher_card_share"):
+                summ[c] = (100 * summ[c]).round(1)
+            print(summ.to_string(index=False))
+    for path, frame in ((args.out, lambda: pd.concat(summaries, ignore_index=True)),
+                        (args.decisions, lambda: df)):
+        if path:
+            atomic_write_bytes(Path(path), frame().to_csv(index=False).encode())
+            print(f"written: {path}")
+    return 0
 
 
 def spec_from_args(args: argparse.Namespace):

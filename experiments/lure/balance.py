@@ -640,6 +640,8 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
     plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
     plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
+    from experiments.runner import speed_summary
+
     sim_games = int(res.games.sum())
     meta = {
         "command": command or "experiments.lure.balance.run_balance", "deck": _rel(deck.source),
@@ -654,8 +656,7 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         "simulation_seconds": res.wall_time,
         "games_simulated": sim_games,
         "games_played_this_run": int(res.games_played),
-        "games_per_second_this_run": (res.games_played / res.wall_time if res.wall_time > 0
-                                      else None),
+        **speed_summary(res),
         "resumed_batches": int(res.resumed_batches),
         "machine": machine_info(),
         "code_version": code_version(),

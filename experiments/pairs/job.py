@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.io import write_json
-from experiments.runner import RunResult, run_experiment
+from experiments.runner import RunResult, run_experiment, speed_summary
 from experiments.stats import wilson_interval
 
 __all__ = ["PAIRS", "UNORDERED", "DEFAULT_AGENT", "PairsSpec", "play_pair_batch", "run_pairs",
@@ -50,7 +50,9 @@ SUM_FIELDS = ("rounds", "hands_won", "hands_lost", "player_debt", "rat1_debt", "
 @dataclass
 class PairsSpec:
     """What to run: ``players`` (player counts 1..4), ``agents`` (one policy name for every
-    seat, or one per seat, for each player count), ``rules`` (extra
+    seat, or a list of names dealt round the table: seat ``p`` plays ``agents[p % len]``, the
+    same rule at every player count; a list longer than a player count's seats is an error,
+    never cut silently), ``rules`` (extra
     :class:`engines.river_rats.Config` fields such as ``difficulty``), ``games`` per pair and
     player count, ``seed``. Raises ``ValueError`` (from :meth:`cells`) for bad values."""
 
@@ -87,12 +89,13 @@ class PairsSpec:
         if isinstance(self.agents, str):
             return [self.agents] * n
         names = list(self.agents)
-        if len(names) == 1:
-            return names * n
-        if len(names) < n:
-            raise ValueError(f"agents {names!r}: {len(names)} names for {n} players (give one "
-                             f"name for every seat, or at least one per seat)")
-        return names[:n]
+        if len(names) > n:
+            raise ValueError(
+                f"bad --agents {' '.join(names)}: {len(names)} names but {n} seat"
+                f"{'s' if n > 1 else ''} at --players {n}; a list of names is dealt round the "
+                f"table (seat p plays name p mod {len(names)}), so give at most {n} name"
+                f"{'s' if n > 1 else ''} or only player counts >= {len(names)}")
+        return [names[p % len(names)] for p in range(n)]
 
 
 def play_pair_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dict[str, Any]:
@@ -228,8 +231,7 @@ def write_outputs(out_dir: str | Path, pairs: pd.DataFrame, result: RunResult,
         "configs": {f"{c['players']}p_{c['pair']}": c["config"] for c in result.cells},
         "games_total": games,
         "wall_time_s": result.wall_time,
-        "games_per_s_this_run": (result.games_played / result.wall_time
-                                 if result.wall_time else None),
+        **speed_summary(result),
         "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })
     if extra_meta:

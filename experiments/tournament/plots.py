@@ -39,12 +39,15 @@ def plot_agents(result):
 
 def plot_matrix(result):
     """Heatmap: row agent finishes ahead of column agent in this share of their meetings (ties
-    half), with the 95% interval in each cell; a star marks a Holm-significant paired test.
+    half), with the 95% interval in each cell; a star marks a share that differs from 1/2
+    (t-test over deals, Holm-adjusted 5%: ``p_ahead_holm``), so star, colour and interval always
+    speak of the same quantity. The "better/worse" verdicts on win share are in the tables.
+    Text is white on dark cells.
     Returns the matplotlib Figure."""
     m = result.matrix("ahead")
     lo = result.matrix("ahead_low")
     hi = result.matrix("ahead_high")
-    verdict = result.matrix("verdict")
+    p_star = result.matrix("p_ahead_holm")
     k = len(m)
     fig, ax = plt.subplots(figsize=(1.3 * k + 2.5, 1.0 * k + 1.8))
     im = ax.imshow(m.to_numpy(dtype=float), cmap="RdBu", vmin=0, vmax=1)
@@ -52,9 +55,11 @@ def plot_matrix(result):
         for j in range(k):
             if i == j:
                 continue
-            star = "*" if verdict.iat[i, j] in ("better", "worse") else ""
-            ax.text(j, i, f"{m.iat[i, j]:.2f}{star}\n[{lo.iat[i, j]:.2f}, {hi.iat[i, j]:.2f}]",
-                    ha="center", va="center", fontsize=8)
+            v = float(m.iat[i, j])
+            star = "*" if float(p_star.iat[i, j]) < 0.05 else ""
+            ax.text(j, i, f"{v:.3f}{star}\n[{lo.iat[i, j]:.3f}, {hi.iat[i, j]:.3f}]",
+                    ha="center", va="center", fontsize=8,
+                    color="white" if abs(v - 0.5) > 0.3 else "black")
     ax.set_xticks(range(k), m.columns, rotation=30, ha="right")
     ax.set_yticks(range(k), m.index)
     ax.set_xlabel("opponent")
@@ -62,8 +67,9 @@ def plot_matrix(result):
     ad = result.tournament.adapter
     what = "deals won where the other team lost (ties half)" if ad.cooperative else \
         "meetings finished ahead (ties half)"
-    ax.set_title(f"{ad.title}: share of {what}\n* = paired test significant (Holm, 5%)",
-                 fontsize=10)
+    ax.set_title(f"{ad.title}: how often does the row agent beat the column agent?\n"
+                 f"share of {what}; * = differs from 0.5 (t-test over deals, Holm 5%)",
+                 fontsize=9)
     fig.colorbar(im, ax=ax, shrink=0.8)
     fig.tight_layout()
     return fig

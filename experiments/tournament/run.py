@@ -17,7 +17,8 @@ of that batch replays the same deals from it. All tables of a deal are played in
 unit, because the statistics pair results *across* tables by deal (see
 :mod:`experiments.tournament.stats`); the batch function returns per-deal sufficient statistics
 (integer sums), so memory stays flat, results do not depend on ``n_jobs`` or the backend, and a
-killed run resumes from ``state.json`` in the output folder.
+killed run resumes from ``_partial/state.json`` in the output folder (kept out of the committed
+results, so re-running a command whose default folder holds committed tables regenerates them).
 
 **Results** (:class:`TournamentResult`): per agent the win rate and mean score with 95%
 intervals (deal-clustered t-intervals; River Rats team win rates with Wilson intervals), a
@@ -42,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.io import code_version, machine_info, write_json
-from experiments.runner import batch_seed, run_experiment
+from experiments.runner import batch_seed, run_experiment, speed_summary
 from experiments.stats import wilson_interval
 from experiments.tournament.games import (
     WIN_UNITS,
@@ -51,11 +52,16 @@ from experiments.tournament.games import (
     get_adapter,
     parse_agents,
 )
+from scipy import stats as st
+
 from experiments.tournament.stats import holm, mean_interval, paired_tests
 
 __all__ = ["Tournament", "TournamentResult", "make_tables", "seatings", "play_deals",
            "DealPlayer", "run_tournament", "compute_ratings", "register_policy",
-           "default_out_dir"]
+           "default_out_dir", "PARTIAL_DIR"]
+
+PARTIAL_DIR = "_partial"
+"""Subfolder of a tournament's output folder holding the runner's ``state.json`` (resume)."""
 
 SUM_KEYS = ("w_sum", "w_sq", "s_sum", "s_sq", "h_sum", "h_sq", "dw_sq", "dw_pos", "dw_neg",
             "ds_sq", "ds_pos", "ds_neg", "seat_w", "seat_games")
@@ -368,7 +374,8 @@ class TournamentResult:
     ``win_low``, ``win_high``, ``score``, ``score_low``, ``score_high``, ``mu``, ``sigma``,
     ``ordinal``, ``rank`` (by win rate). ``pairwise``: one row per ordered pair (``agent``,
     ``opponent``): ``meetings``, ``ahead`` (share of meetings finished ahead, ties half),
-    ``ahead_low``/``ahead_high``, ``win_diff`` (mean per-game win-share difference, agent minus
+    ``ahead_low``/``ahead_high``, ``p_ahead_holm`` (Student's t over deals of "ahead differs
+    from 1/2", Holm over the pairs: the star of the matrix picture), ``win_diff`` (mean per-game win-share difference, agent minus
     opponent, over the whole tournament), ``score_diff``, ``t``, ``p_t``, ``p_sign``,
     ``p_holm`` (Holm over the unordered pairs, on ``p_t``; for a cooperative game on
     ``p_sign``, McNemar's exact test), ``verdict``. ``seats``: per seat,
@@ -396,22 +403,28 @@ class TournamentResult:
                  f"{self.meta['games_played']} games ({self.meta['tables']} tables x rotations"
                  + (f" x {self.tournament.deal_games()} games per match"
                     if self.tournament.deal_games() > 1 else "") + ")"]
-        head = f"{'agent':<28} {'win rate [95% CI]':>24}  {ad.score_name + ' [95% CI]':>26}  " \
-               f"{'rating mu +- sigma':>20}"
+        # a game whose score is its win share (Rats) shows that column once
+        same = np.allclose(self.agents["score"], self.agents["win_rate"], equal_nan=True)
+        head = (f"{'agent':<28} {'win rate [95% CI]':>24}"
+                + ("" if same else f"  {ad.score_name + ' [95% CI]':>26}")
+                + f"  {'rating mu +- sigma':>20}")
         lines.append(head)
         for lab, r in self.agents.sort_values("rank").iterrows():
             lines.append(f"{lab[:28]:<28} {r.win_rate:7.3f} [{r.win_low:6.3f}, {r.win_high:6.3f}]"
-                         f"   {r.score:8.3f} [{r.score_low:7.3f}, {r.score_high:7.3f}]"
+                         + ("" if same else
+                            f"   {r.score:8.3f} [{r.score_low:7.3f}, {r.score_high:7.3f}]")
                          + (f"  {r['mu']:9.2f} +- {r['sigma']:5.2f}" if "mu" in r else ""))
         sig = self.pairwise[(self.pairwise.verdict == "better")]
         what = "team win rate" if ad.cooperative else "win share per game"
+        test = ("McNemar's exact test on the deals one team won" if ad.cooperative
+                else "paired t-test on per-deal win shares")
         if len(sig):
-            lines.append("significantly better (paired t-test, Holm-adjusted p < 0.05):")
+            lines.append(f"significantly better ({test}, Holm-adjusted p < 0.05):")
             for _, r in sig.iterrows():
                 p_txt = f"= {r.p_holm:.2g}" if r.p_holm > 0 else "< 1e-300"
                 lines.append(f"  {r.agent} > {r.opponent}: {what} +{r.win_diff:.3f}, p {p_txt}")
         else:
-            lines.append("no pair differs significantly (paired t-test, Holm-adjusted 5%)")
+            lines.append(f"no pair differs significantly ({test}, Holm-adjusted 5%)")
         return "\n".join(lines)
 
     def save(self, out_dir) -> dict[str, Path]:
@@ -431,7 +444,7 @@ class TournamentResult:
         atomic_write_text(paths["pairwise"], self.pairwise.to_csv(index=False))
         atomic_write_text(paths["matrix"], self.matrix().to_csv(index_label="agent"))
         atomic_write_text(paths["seats"], self.seats.to_csv(index_label="seat"))
-        write_json(paths["meta"], self.meta)
+        write_json(paths["meta"], {**self.meta, "sums": self.sums})
         plot_agents(self).savefig(paths["agents_png"], dpi=110, bbox_inches="tight")
         plot_matrix(self).savefig(paths["matrix_png"], dpi=110, bbox_inches="tight")
         import matplotlib.pyplot as plt
@@ -496,6 +509,22 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
         adj = holm(p_verdict[iu])
         p_holm[iu] = adj
         p_holm[(iu[1], iu[0])] = adj
+    # the matrix's own test: is the share of meetings finished ahead different from 1/2?
+    # (Student's t over deals, the same per-deal values as its interval; Holm over the pairs)
+    p_ahead = np.full((k, k), np.nan)
+    for a, b in zip(*iu):
+        sc2 = 2.0 * max(int(m[a, b]), 1)
+        mean = h_sum[a, b] / sc2 / n
+        var = max(h_sq[a, b] / sc2 ** 2 - n * mean * mean, 0.0) / max(n - 1, 1)
+        if var > 0:
+            p_ahead[a, b] = 2 * st.t.sf(abs(mean - 0.5) / np.sqrt(var / n), n - 1)
+        else:
+            p_ahead[a, b] = 1.0 if mean == 0.5 else 0.0
+    p_ahead_holm = np.full((k, k), np.nan)
+    if len(iu[0]):
+        adj = holm(p_ahead[iu])
+        p_ahead_holm[iu] = adj
+        p_ahead_holm[(iu[1], iu[0])] = adj
     rows = []
     for a in range(k):
         for b in range(k):
@@ -509,6 +538,7 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
             rows.append({"agent": labels[a], "opponent": labels[b],
                          "meetings": int(m[a, b]) * n, "ahead": float(ah),
                          "ahead_low": float(max(alo, 0.0)), "ahead_high": float(min(ahi, 1.0)),
+                         "p_ahead_holm": float(p_ahead_holm[a, b]),
                          "win_diff": float(tw["mean_diff"][a, b]),
                          "score_diff": float(ts["mean_diff"][a, b]),
                          "t": float(tw["t"][a, b]), "p_t": float(tw["p_t"][a, b]),
@@ -587,7 +617,8 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     t0 = time.perf_counter()
     res = run_experiment(player, [tour.cell()], seed=seed, games_per_cell=int(n_deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,
-                         scheduler=scheduler, out_dir=out_dir if save else None,
+                         scheduler=scheduler,
+                         out_dir=Path(out_dir) / PARTIAL_DIR if save else None,
                          progress=progress, fingerprint_extra=extra, overwrite=overwrite)
     wall = time.perf_counter() - t0
     sums = res.totals[0]
@@ -610,7 +641,7 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         "rating_model": "openskill PlackettLuce (mu0 25, sigma0 25/3, tau 0)",
         "wall_time_s": wall,
         "games_played_this_run": res.games_played * tour.games_per_deal_total(),
-        "games_per_s": res.games_played * tour.games_per_deal_total() / wall if wall > 0 else None,
+        **speed_summary(res, tour.games_per_deal_total()),
         "rating_time_s": rating_time, "resumed_batches": res.resumed_batches,
         "code_version": code_version(), "machine": machine_info(),
         "intervals": ("95%: deal-clustered Student-t for win rates, scores and head-to-head "
@@ -621,5 +652,5 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     if save:
         paths = result.save(out_dir)
         result.meta["files"] = {k_: str(v) for k_, v in paths.items()}
-        write_json(paths["meta"], result.meta)
+        write_json(paths["meta"], {**result.meta, "sums": result.sums})
     return result

@@ -103,3 +103,17 @@ def test_too_many_cards(tmp_path):
     rows = "".join(f"C{i},x,1,3,,,,base\n" for i in range(decks.MAX_CARDS + 1))
     with pytest.raises(ValueError, match="at most 64"):
         decks.load_deck(write(tmp_path, HEADER + rows))
+
+
+def test_spreadsheet_files_with_a_byte_order_mark_or_another_encoding(tmp_path):
+    """Issue 12.10: Excel's "CSV UTF-8" starts with a BOM; a cp1252 file is named with the
+    encoding expected."""
+    p = tmp_path / "excel.csv"
+    p.write_bytes(("\ufeff" + HEADER + GOOD.replace("Minnow", "Minnow é")).encode("utf-8"))
+    d = decks.load_deck(p)
+    assert d.ids == ("B01",) and d.names == ("Minnow é",)
+    p = tmp_path / "cp1252.csv"
+    p.write_bytes((HEADER + GOOD + "B02,Brochet à l'œil,2,4,,lure,,base\n").encode("cp1252"))
+    with pytest.raises(ValueError, match=r"cp1252.csv: row 3: byte 0xe0 is not UTF-8; "
+                                         r"expected a UTF-8 text file"):
+        decks.load_deck(p)
