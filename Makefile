@@ -13,7 +13,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[dev,cluster]"
+	$(PY) -m pip install --quiet -e ".[dev,cluster,interop]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -41,8 +41,19 @@ def source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+_OWN_CACHE_MARK = "BOARDLAB_NUMBA_CACHE_DIR"
+"""Environment variable recording the cache folder this package chose (to tell it from a
+``NUMBA_CACHE_DIR`` the user set)."""
+
+
 def _configure_numba_cache() -> None:
-    if os.environ.get("NUMBA_CACHE_DIR"):
+    """Point Numba's cache at ``<base>/numba/<source_hash()>``. Before Numba is imported this
+    only sets ``NUMBA_CACHE_DIR`` (importing Numba costs half a second that ``--help`` must not
+    pay); worker processes inherit it. A ``NUMBA_CACHE_DIR`` set by the user is kept."""
+    import sys
+
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env and env != os.environ.get(_OWN_CACHE_MARK):
         return
     base = Path(os.environ.get("BOARDLAB_CACHE_DIR", Path.home() / ".cache" / "boardlab"))
     folder = base / "numba" / source_hash()
@@ -50,9 +61,9 @@ def _configure_numba_cache() -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # no writable home: keep Numba's default (next to the sources)
         return
-    import numba
-
-    numba.config.CACHE_DIR = str(folder)
+    os.environ["NUMBA_CACHE_DIR"] = os.environ[_OWN_CACHE_MARK] = str(folder)
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
 
 
 _configure_numba_cache()

@@ -89,26 +89,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from engines import chance
+from engines.names import GAME_IDS, GAME_NAMES, GAME_TITLES, normalize_game_name
 
 __all__ = ["GAME_IDS", "GAME_NAMES", "RECORD_FORMAT", "GameState", "game_class", "core_of",
            "new_game", "replay", "load_record", "normalize_game_name"]
 
-GAME_IDS = {"river_rats": 0, "lure": 1, "rats": 2, "recurring": 3}
-"""Game name -> the integer id the compiled dispatch (:mod:`engines.kernels`) specializes on."""
-GAME_NAMES = tuple(GAME_IDS)
 RECORD_FORMAT = "boardlab.record/1"
 """Value of the ``format`` key of every JSON game record (all four games)."""
-_TITLES = {"river_rats": "River Rats", "lure": "Lure", "rats": "Rats", "recurring": "ReCURRRing"}
-
-
-def normalize_game_name(game: str) -> str:
-    """``"river-rats"``/``"River Rats"``/``"river_rats"`` -> ``"river_rats"``; ``ValueError``
-    naming the text and the games otherwise."""
-    key = str(game).strip().lower().replace("-", "_").replace(" ", "_")
-    key = {t.lower().replace(" ", "_"): g for g, t in _TITLES.items()}.get(key, key)
-    if key not in GAME_IDS:
-        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAME_NAMES)}")
-    return key
+_TITLES = GAME_TITLES
 
 
 def core_of(game: str):

@@ -45,13 +45,12 @@ from tqdm.auto import tqdm
 
 from engines import source_hash
 from experiments.io import code_version, machine_info, out_lock, read_json, write_json
+from experiments.options import BACKENDS
 from experiments.stats import wilson_interval
 
 __all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
            "STATE_FILE"]
 
-BACKENDS = ("loky", "threading", "dask")
-"""Backends accepted by :func:`run_experiment`."""
 STATE_FILE = "state.json"
 CONNECT_TIMEOUT_S = 10
 """Seconds to wait for a dask scheduler given by address before giving up."""

@@ -95,3 +95,24 @@ def test_help_texts_are_plain_text_without_docstring_markup():
                     walk(child, path + [name])
 
     walk(build_parser(), [])
+
+
+HELP_COMMANDS = [[], ["river-rats", "pairs"], ["river-rats", "decisions"], ["tournament"],
+                 ["tune"], ["winrates"], ["lure", "balance"], ["lure", "odds"], ["play"],
+                 ["poker"]]
+
+
+def test_help_loads_no_compiler_and_no_data_stack():
+    """Issue 13: every ``--help`` answers without importing Numba, pandas, SciPy or the rules
+    cores (the figure, well under a second, is printed by ``benchmarks/cli_help.py``)."""
+    code = ("import sys\nfrom experiments.cli import build_parser\n"
+            f"for argv in {HELP_COMMANDS!r}:\n"
+            "    try:\n        build_parser().parse_args(argv + ['--help'])\n"
+            "    except SystemExit:\n        pass\n"
+            "heavy = sorted(m for m in ('numba', 'pandas', 'scipy', 'joblib', 'matplotlib',\n"
+            "               'engines.river_rats.core', 'engines.protocol') if m in sys.modules)\n"
+            "print('HEAVY', heavy)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "HEAVY []" in r.stdout, r.stdout[-500:]

@@ -251,9 +251,9 @@ def load_deck(path=None) -> Deck:
     Raises:
         FileNotFoundError: no such file.
         ValueError: a file that is not UTF-8 (a leading byte-order mark, as spreadsheets write
-            it, is accepted), or any malformed content, naming the file, the row (line number in the file)
-            and the column: unknown requirement, impossible value, duplicate id, missing or
-            unknown column, wrong number of cells.
+            it, is accepted), or any malformed content, naming the file, the row (line number
+            in the file) and the column: unknown requirement, impossible value, duplicate id,
+            missing or unknown column, wrong number of cells.
     """
     p = Path(path) if path is not None else DEFAULT_DECK_PATH
     if not p.is_file():

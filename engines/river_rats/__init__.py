@@ -8,14 +8,32 @@
 Whole games of compiled policies (door 2) are played by :func:`agents.loop.play_batch`.
 """
 
-from engines.chance import game_seed
-from engines.protocol import load_record, replay
-from engines.river_rats import core
-from engines.river_rats.config import DIFFICULTIES, SUIT_LETTERS, Config
-from engines.river_rats.game import RULES_SUMMARY, RiverRatsState, new_game
-
-State = RiverRatsState
-"""Alias of :class:`RiverRatsState`."""
+import importlib
 
 __all__ = ["Config", "DIFFICULTIES", "SUIT_LETTERS", "RiverRatsState", "State", "new_game",
            "replay", "load_record", "game_seed", "core", "RULES_SUMMARY"]
+
+_WHERE = {"Config": "config", "DIFFICULTIES": "config", "SUIT_LETTERS": "config",
+          "RiverRatsState": "game", "State": "game", "new_game": "game",
+          "RULES_SUMMARY": "game", "replay": "protocol", "load_record": "protocol",
+          "game_seed": "chance"}
+
+
+def __getattr__(name: str):
+    """Load the package's names on first use (PEP 562), so importing only
+    :mod:`engines.river_rats.config` (the command line's ``--help``) does not compile or load
+    the rules core. ``State`` is an alias of :class:`RiverRatsState`."""
+    if name == "core":
+        return importlib.import_module("engines.river_rats.core")
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'engines.river_rats' has no attribute {name!r}")
+    mod = importlib.import_module(f"engines.{where}" if where in ("protocol", "chance")
+                                  else f"engines.river_rats.{where}")
+    value = getattr(mod, "RiverRatsState" if name == "State" else name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

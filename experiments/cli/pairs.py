@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from experiments.cli import parse_player_counts
-from experiments.runner import BACKENDS
+from experiments.options import BACKENDS
 
 DEFAULT_OUT = Path("results") / "river_rats"
 
@@ -38,7 +38,7 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
         SET_TIES,
         TWO_PAIR_TIES,
     )
-    from experiments.pairs.job import DEFAULT_AGENT
+    from experiments.options import PAIRS_DEFAULT_AGENT as DEFAULT_AGENT
 
     p.add_argument("--players", nargs="+", default=["1..4"],
                    help="player counts: 4, or 1..4, or 2 3 (default 1..4)")

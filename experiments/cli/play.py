@@ -17,7 +17,7 @@ __all__ = ["register", "run", "play_session"]
 
 def register(sub) -> None:
     """Add ``boardlab play GAME``."""
-    from engines.protocol import GAME_NAMES
+    from engines.names import GAME_NAMES
 
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__.split("\n\n")[0])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from experiments.runner import BACKENDS
+from experiments.options import BACKENDS
 
 GAME_CHOICES = ("rats", "recurring", "river-rats", "river_rats", "lure")
 

@@ -122,12 +122,13 @@ def summarize_decisions(decisions: pd.DataFrame) -> pd.DataFrame:
     it chose another kind of action, not just another card of the same kind) and
     ``top_change`` (the most frequent "reference kind → agent kind" among the changes, with its
     count) and ``higher_card_share`` (among changes to another card of the same kind, the share
-    where the agent's card has the higher rank; NaN if none). Sorted by ``share_of_changes``, largest first."""
+    where the agent's card has the higher rank; NaN if none). Sorted by ``share_of_changes``,
+    largest first."""
     total = int(decisions["changed"].sum())
     rows = []
     for phase, d in decisions.groupby("phase", sort=False):
         ch = d[d["changed"]]
-        top = Counter(zip(ch["reference_kind"], ch["kind"])).most_common(1)
+        top = Counter(zip(ch["reference_kind"], ch["kind"], strict=True)).most_common(1)
         rows.append({"phase": phase, "decisions": len(d),
                      "changed_share": len(ch) / len(d),
                      "share_of_changes": len(ch) / total if total else np.nan,

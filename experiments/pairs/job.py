@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.io import write_json
+from experiments.options import PAIRS_DEFAULT_AGENT
 from experiments.runner import RunResult, run_experiment, speed_summary
 from experiments.stats import wilson_interval
 
@@ -37,7 +38,7 @@ PAIRS: tuple[str, ...] = tuple(a + w for a in SUITS for w in SUITS if a != w)
 UNORDERED: tuple[str, ...] = tuple(a + w for i, a in enumerate(SUITS) for w in SUITS[i + 1:])
 """The 6 unordered pairs (``"CD"`` stands for both ``"CD"`` and ``"DC"``)."""
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-DEFAULT_AGENT = "heuristic"
+DEFAULT_AGENT = PAIRS_DEFAULT_AGENT
 """The policy ``make run`` uses for every seat: the strongest shipped heuristic."""
 
 _RATE_FIELDS = ("hands_won", "hands_lost", "rounds", "jokers_earned", "player_debt",

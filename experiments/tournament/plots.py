@@ -24,15 +24,17 @@ def plot_agents(result):
     ad = result.tournament.adapter
     axes[0].set_xlabel("team win rate" if ad.cooperative else "win rate (share of wins per game)")
     if not ad.cooperative:
-        axes[0].axvline(1 / result.tournament.n_players, color="grey", ls=":", lw=1)
+        axes[0].axvline(1 / result.tournament.n_players, color="grey", ls=":", lw=1,
+                        label=f"equal share (1/{result.tournament.n_players})")
+        axes[0].legend(loc="lower right", fontsize=8)
     axes[0].set_title("win rate, 95% interval")
     if has_rating:
         axes[1].errorbar(df.mu, y, xerr=2 * df.sigma, fmt="o", color="#dd8452", capsize=3)
         axes[1].set_yticks(y, [""] * len(df))
         axes[1].set_xlabel("openskill rating mu (+- 2 sigma)")
         axes[1].set_title("Plackett-Luce rating")
-    fig.suptitle(f"{ad.title}, {result.tournament.n_players} players, {result.meta['deals']} "
-                 f"deals ({result.meta['games_played']} games)")
+    fig.suptitle(f"Which agent wins most? {ad.title}, {result.tournament.n_players} players, "
+                 f"{result.meta['deals']:,} deals ({result.meta['games_played']:,} games)")
     fig.tight_layout()
     return fig
 

@@ -375,8 +375,8 @@ class TournamentResult:
     ``ordinal``, ``rank`` (by win rate). ``pairwise``: one row per ordered pair (``agent``,
     ``opponent``): ``meetings``, ``ahead`` (share of meetings finished ahead, ties half),
     ``ahead_low``/``ahead_high``, ``p_ahead_holm`` (Student's t over deals of "ahead differs
-    from 1/2", Holm over the pairs: the star of the matrix picture), ``win_diff`` (mean per-game win-share difference, agent minus
-    opponent, over the whole tournament), ``score_diff``, ``t``, ``p_t``, ``p_sign``,
+    from 1/2", Holm over the pairs: the star of the matrix picture), ``win_diff`` (mean
+    per-game win-share difference, agent minus opponent, over the whole tournament), ``score_diff``, ``t``, ``p_t``, ``p_sign``,
     ``p_holm`` (Holm over the unordered pairs, on ``p_t``; for a cooperative game on
     ``p_sign``, McNemar's exact test), ``verdict``. ``seats``: per seat,
     the deals played in it (over all line-ups and rotations) and its win rate. ``meta``:
@@ -512,7 +512,7 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
     # the matrix's own test: is the share of meetings finished ahead different from 1/2?
     # (Student's t over deals, the same per-deal values as its interval; Holm over the pairs)
     p_ahead = np.full((k, k), np.nan)
-    for a, b in zip(*iu):
+    for a, b in zip(*iu, strict=True):
         sc2 = 2.0 * max(int(m[a, b]), 1)
         mean = h_sum[a, b] / sc2 / n
         var = max(h_sq[a, b] / sc2 ** 2 - n * mean * mean, 0.0) / max(n - 1, 1)
