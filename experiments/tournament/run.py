@@ -376,10 +376,10 @@ class TournamentResult:
     ``opponent``): ``meetings``, ``ahead`` (share of meetings finished ahead, ties half),
     ``ahead_low``/``ahead_high``, ``p_ahead_holm`` (Student's t over deals of "ahead differs
     from 1/2", Holm over the pairs: the star of the matrix picture), ``win_diff`` (mean
-    per-game win-share difference, agent minus opponent, over the whole tournament), ``score_diff``, ``t``, ``p_t``, ``p_sign``,
-    ``p_holm`` (Holm over the unordered pairs, on ``p_t``; for a cooperative game on
-    ``p_sign``, McNemar's exact test), ``verdict``. ``seats``: per seat,
-    the deals played in it (over all line-ups and rotations) and its win rate. ``meta``:
+    per-game win-share difference, agent minus opponent, over the whole tournament),
+    ``score_diff``, ``t``, ``p_t``, ``p_sign``, ``p_holm`` (Holm over the unordered pairs, on
+    ``p_t``; for a cooperative game on ``p_sign``, McNemar's exact test), ``verdict``.
+    ``seats``: per seat, the deals played in it (over all line-ups and rotations) and its win rate. ``meta``:
     metadata (JSON-ready). ``sums``: the raw integer totals.
     """
 
