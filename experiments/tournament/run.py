@@ -380,7 +380,8 @@ class TournamentResult:
     ``score_diff``, ``t``, ``p_t``, ``p_sign``, ``p_holm`` (Holm over the unordered pairs, on
     ``p_t``; for a cooperative game on ``p_sign``, McNemar's exact test), ``verdict``.
     ``seats``: per seat, the deals played in it (over all line-ups and rotations) and its win
-    rate. ``meta``: metadata (JSON-ready, with the runner's ``runs`` history). ``sums``: the raw integer totals.
+    rate. ``meta``: metadata (JSON-ready, with the runner's ``runs`` history). ``sums``: the
+    raw integer totals.
     """
 
     tournament: Tournament
