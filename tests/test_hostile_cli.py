@@ -116,3 +116,33 @@ def test_help_loads_no_compiler_and_no_data_stack():
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert "HEAVY []" in r.stdout, r.stdout[-500:]
+
+
+def _interrupt_after(argv, ready, tmp_path, stdin=None):
+    """Start ``boardlab argv`` in a subprocess, send SIGINT once ``ready()`` holds, return
+    (exit code, stdout, stderr)."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *argv], cwd=ROOT,
+                            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    while time.time() < deadline and proc.poll() is None and not ready():
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(input=stdin, timeout=120)
+    return proc.returncode, out, err
+
+
+def test_ctrl_c_in_pairs_says_where_the_partial_results_are(tmp_path):
+    out = tmp_path / "run"
+    code, _, err = _interrupt_after(
+        ["river-rats", "pairs", "--players", "1", "--agents", "random", "--games", "400000",
+         "--batch-size", "2000", "--quiet", "--out", str(out)],
+        lambda: (out / "_partial" / "state.json").exists(), tmp_path)
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    assert code == 130 and "Traceback" not in err, err
+    assert len(lines) == 1 and "interrupted" in lines[0] and str(out) in lines[0]
+    assert "run the same command again to resume" in lines[0]
