@@ -2,7 +2,9 @@
 
 * ``boardlab lure balance [--cards FILE] [--players 2..5] [--deep-waters] [--agents ...]``:
   the fish-card balance report (:mod:`experiments.lure.balance`) under ``results/lure/``;
-* ``boardlab lure odds [--cards FILE] [--deep-waters]``: exact catch probabilities per card.
+* ``boardlab lure odds [--cards FILE] [--deep-waters]``: exact catch probabilities per card;
+* ``boardlab lure card SPEC``: one proposed or changed card's exact odds and fair points
+  (:mod:`experiments.lure.card`); ``lure balance --what-if SPEC`` re-runs the report with it.
 
 Agents' win rates: ``boardlab winrates lure``; tuning: ``boardlab tune lure heuristic``;
 playing: ``boardlab play lure`` (one command line for every game).
@@ -11,6 +13,7 @@ playing: ``boardlab play lure`` (one command line for every game).
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -29,7 +32,7 @@ def parse_players(text: str) -> list[int]:
 
 
 def register(sub) -> None:
-    """Add ``boardlab lure`` (balance, odds)."""
+    """Add ``boardlab lure`` (balance, odds, card)."""
     p = sub.add_parser("lure", help="Lure: fish-card balance report and exact catch odds")
     lsub = p.add_subparsers(dest="lure_command", metavar="ACTION", required=True)
 
@@ -53,7 +56,27 @@ def register(sub) -> None:
     b.add_argument("--out", help="output folder (default results/lure/<base|deep_waters>)")
     b.add_argument("--force", action="store_true",
                    help="overwrite a report made with other settings (otherwise an error)")
+    b.add_argument("--what-if", default=None, metavar="SPEC",
+                   help="re-run the report with one card changed or added, e.g. "
+                        "'B17: points=7' or 'cn=14; pair; points=5' (default output folder "
+                        "results/lure/what_if/<spec>_<base|deep_waters>)")
     b.set_defaults(func=_balance)
+
+    c = lsub.add_parser(
+        "card", help="exact catch odds and fair points of one proposed or changed card",
+        description="Exact catch probability of a proposed card (or of a deck card with a "
+                    "change) for every loadout, its difficulty, and the points the current "
+                    "deck's points-vs-difficulty curve gives it. SPEC: items separated by ';', "
+                    "KEY=VALUE (points/pts, catch_number/cn, requirements/req, splash, trophy, "
+                    "set, name) or a bare requirement code (pair, distinct, lure, no_lure, "
+                    "special2, odd, even, stubborn, has:V[,V...]); 'B17: points=7' changes "
+                    "card B17.")
+    c.add_argument("spec", metavar="SPEC", help="e.g. 'cn=14; pair' or 'B17: points=7'")
+    c.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
+    c.add_argument("--deep-waters", action="store_true",
+                   help="odds with the Deep Waters special die (d4) and curve of the whole deck")
+    c.add_argument("--csv", help="also write P(catch) of every loadout and lure plan here")
+    c.set_defaults(func=_card)
 
     o = lsub.add_parser("odds", help="exact catch probabilities of every card")
     o.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
@@ -122,14 +145,46 @@ def _balance(args: argparse.Namespace) -> int:
     if args.jobs == 0 or args.jobs < -1:
         raise ValueError(f"bad --jobs {args.jobs}: expected a positive integer or -1 (all "
                          f"cores)")
+    deck = _deck(args.cards)
+    if args.what_if is not None:
+        from engines.lure.decks import default_deck
+        from experiments.lure.card import apply_card_spec, card_report, format_report
+
+        base = deck or default_deck()
+        print(format_report(card_report(base, args.what_if, args.deep_waters)) + "\n")
+        deck = apply_card_spec(base, args.what_if)[0]
+        if args.out is None:
+            slug = re.sub(r"[^A-Za-z0-9]+", "_", args.what_if).strip("_")[:60] or "card"
+            tag = "deep_waters" if args.deep_waters else "base"
+            args.out = str(Path("results") / "lure" / "what_if" / f"{slug}_{tag}")
     _check_balance_out(args, players, agents)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     if not cmd.startswith("boardlab lure balance"):
         cmd = "boardlab lure balance"
-    out = run_balance(_deck(args.cards), players, args.deep_waters, agents, args.games,
+    out = run_balance(deck, players, args.deep_waters, agents, args.games,
                       args.seed, args.out, args.jobs, batch_size=args.batch_size, command=cmd,
                       progress=sys.stderr.isatty(), overwrite=args.force)
+    if args.what_if is not None:
+        from engines.lure.decks import write_deck
+
+        write_deck(deck, out / "deck.csv", comment=f"what if: {args.what_if}")
+        print(f"the changed deck: {out / 'deck.csv'} (loadable with --cards)")
     print(f"wrote {out / 'report.md'}")
+    return 0
+
+
+def _card(args: argparse.Namespace) -> int:
+    """``boardlab lure card SPEC``: :func:`experiments.lure.card.card_report` printed."""
+    from engines.lure.decks import default_deck
+    from experiments.lure.card import card_report, format_report
+
+    rep = card_report(_deck(args.cards) or default_deck(), args.spec, args.deep_waters)
+    print(format_report(rep))
+    if args.csv:
+        from experiments.io import atomic_write_text
+
+        atomic_write_text(args.csv, rep["long"].to_csv(index=False))
+        print(f"every loadout written to {args.csv}")
     return 0
 
 
