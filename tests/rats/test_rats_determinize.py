@@ -19,31 +19,12 @@ from agents.policy import Agent, get_spec
 from engines import chance
 from engines.rats import RatsConfig, new_game
 from engines.rats import core as C
+from kernel_arrays import KernelArrays
 from rats_scenarios import i64, legal, mask, play, random_walk, scenario
 
 
-def det(s, p, seed):
-    out = np.full(C.STATE_SIZE, -99, dtype=np.int64)
-    C.determinize(s, p, i64(seed), out)
-    return out
-
-
-def info(s, p):
-    out = np.zeros(C.INFO_SIZE, dtype=np.int64)
-    C.information_state(s, p, out)
-    return out
-
-
-def tensor(s, p):
-    out = np.zeros(C.TENSOR_SIZE, dtype=np.float32)
-    C.observation_tensor(s, p, out)
-    return out
-
-
-def inventory(s):
-    out = np.zeros(C.INVENTORY_SIZE, dtype=np.int64)
-    C.inventory(s, out)
-    return out
+_K = KernelArrays(C)
+det, info, tensor, inventory = _K.det, _K.info, _K.tensor, _K.inventory
 
 
 def hidden_words(s, p):

@@ -20,30 +20,13 @@ from engines import chance
 from engines.recurring import RecurringConfig
 from engines.recurring import core as C
 
+from kernel_arrays import KernelArrays
+
 from .helpers import play, random_walk, scenario
 
 
-def det(s, p, seed):
-    out = np.full(C.STATE_SIZE, -99, dtype=np.int64)
-    C.determinize(s, p, chance.as_word(seed), out)
-    return out
-
-
-def info(s, p):
-    out = np.zeros(C.INFO_SIZE, dtype=np.int64)
-    C.information_state(s, p, out)
-    return out
-
-
-def inventory(s):
-    out = np.zeros(C.INVENTORY_SIZE, dtype=np.int64)
-    C.inventory(s, out)
-    return out
-
-
-def legal(s):
-    out = np.empty(C.MAX_LEGAL, dtype=np.int64)
-    return out[:C.legal_actions(s, out)].tolist()
+_K = KernelArrays(C)
+det, info, inventory, legal = _K.det, _K.info, _K.inventory, _K.legal
 
 
 def hidden_swap(s, p):
