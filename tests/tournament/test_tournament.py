@@ -251,3 +251,18 @@ def test_recurring_match_length_option_sets_the_deal():
     # 2 agents at 3 seats: tables A B A and B A B, 3 rotations each, 2 games per match
     assert r.meta["games_per_deal"] == 2 and r.meta["games_played"] == 4 * 6 * 2
     assert "x 2 games per match" in r.summary()
+
+
+def test_committed_results_hold_no_runner_state():
+    """Issue 12.2: a README command whose default folder holds committed tables must run as
+    shown, so no runner state (which would tie the folder to old code) is committed."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(["git", "ls-files", "results"], cwd=root, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert files and not [f for f in files if f.endswith("state.json")]
