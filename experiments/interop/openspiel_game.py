@@ -35,9 +35,10 @@ with a fixed seed (an upper bound).
 summary; equal for the states of one information set), ``information_state_tensor`` the core's
 ``observation_tensor`` (``float32 (TENSOR_SIZE,)``), ``observation_string`` the table as the
 player sees it (``GameState.table(player)``), ``observation_tensor`` the core's ``observe``
-array (``int64 (OBS_SIZE,)`` values as ``float32``; integers above ``2**24``, such as the card
-bitmasks of Rats' observation, are rounded, so learning code should prefer the information
-state tensor). Tensors are written by the compiled kernels
+array losslessly in ``float32 (3 * OBS_SIZE,)``: every ``int64`` word ``v`` as three exact
+24-bit pieces, ``v & 0xFFFFFF``, ``(v >> 24) & 0xFFFFFF`` and ``v >> 48`` (all ``OBS_SIZE`` low
+pieces first; :func:`observation_words` inverts it), so no value is rounded (Rats' card
+bitmasks exceed ``2**24``). Tensors are written by the compiled kernels
 into the observer's preallocated buffers. Before the seed is complete every view is empty (zeros,
 ``"... choosing the seed, byte k of 8"``).
 
@@ -236,7 +237,8 @@ class BoardlabGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None) -> BoardlabObserver:
         """An observer (OpenSpiel's PyObserver protocol): perfect recall -> information state
         (tensor ``float32 (TENSOR_SIZE,)``), otherwise the observation (``float32
-        (OBS_SIZE,)``). Raises ``ValueError`` for observer params (none are supported)."""
+        (3 * OBS_SIZE,)``, lossless). Raises ``ValueError`` for observer params (none are
+        supported)."""
         perfect = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return BoardlabObserver(self, perfect, params)
 
@@ -368,7 +370,7 @@ class BoardlabState(pyspiel.State):
         return obs.tensor.copy()
 
     def observation_tensor(self, player: int | None = None) -> np.ndarray:
-        """``player``'s observation tensor, a fresh ``float32 (OBS_SIZE,)`` array (see
+        """``player``'s observation tensor, a fresh ``float32 (3 * OBS_SIZE,)`` array (see
         :meth:`information_state_tensor`)."""
         obs = self._observer(False)
         obs.set_from(self, self._seat(player))
@@ -448,6 +450,23 @@ class BoardlabState(pyspiel.State):
         return str(x.gs)
 
 
+OBS_PIECES = 3
+"""Float32 entries per ``int64`` word of the observation tensor (exact 24-bit pieces)."""
+_MASK24 = (1 << 24) - 1
+
+
+def observation_words(tensor) -> np.ndarray:
+    """The core's ``observe`` words (``int64 (OBS_SIZE,)``) back from an observation tensor
+    (``float32 (3 * OBS_SIZE,)``, see the module docstring). Raises ``ValueError`` for a
+    length that is not a multiple of 3."""
+    t = np.asarray(tensor, dtype=np.float64)
+    if t.ndim != 1 or t.shape[0] % OBS_PIECES:
+        raise ValueError(f"bad observation tensor of shape {t.shape}: expected (3 * OBS_SIZE,)")
+    n = t.shape[0] // OBS_PIECES
+    lo, mid, hi = (t[i * n:(i + 1) * n].astype(np.int64) for i in range(OBS_PIECES))
+    return (hi << 48) | (mid << 24) | lo
+
+
 class BoardlabObserver:
     """OpenSpiel PyObserver of a boardlab game: ``tensor`` (``float32``, preallocated) and
     ``dict`` (``{"info_state": tensor}`` or ``{"observation": tensor}``) filled by
@@ -466,7 +485,7 @@ class BoardlabObserver:
             self.tensor = np.zeros(C.TENSOR_SIZE, dtype=np.float32)
             self.dict = {"info_state": self.tensor}
         else:
-            self.tensor = np.zeros(C.OBS_SIZE, dtype=np.float32)
+            self.tensor = np.zeros(OBS_PIECES * C.OBS_SIZE, dtype=np.float32)
             self._ibuf = np.zeros(C.OBS_SIZE, dtype=np.int64)
             self.dict = {"observation": self.tensor}
 
@@ -482,7 +501,10 @@ class BoardlabObserver:
             self._core.observation_tensor(gs.state, int(player), self.tensor)
         else:
             self._core.observe(gs.state, int(player), self._ibuf)
-            self.tensor[:] = self._ibuf
+            v, n = self._ibuf, self._ibuf.shape[0]
+            self.tensor[:n] = v & _MASK24
+            self.tensor[n:2 * n] = (v >> 24) & _MASK24
+            self.tensor[2 * n:] = v >> 48
 
     def string_from(self, state: BoardlabState, player: int) -> str:
         """``player``'s information-state string (perfect recall) or the table as ``player``

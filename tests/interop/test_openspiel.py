@@ -54,7 +54,7 @@ def test_registered_with_full_game_type_and_info():
         assert game.max_game_length() == C.MAX_GAME_LENGTH
         assert game.num_players() == C.MIN_PLAYERS
         assert game.information_state_tensor_shape() == [C.TENSOR_SIZE]
-        assert game.observation_tensor_shape() == [C.OBS_SIZE]
+        assert game.observation_tensor_shape() == [3 * C.OBS_SIZE]
     U = pyspiel.GameType.Utility
     assert O.load_game("river_rats").get_type().utility == U.IDENTICAL
     assert O.load_game("lure").get_type().utility == U.CONSTANT_SUM
@@ -96,8 +96,9 @@ def test_chance_nodes_pick_the_seed_and_history_replays(game):
         assert replay.information_state_string(p) == st.information_state_string(p)
         np.testing.assert_array_equal(st.information_state_tensor(p),
                                       ref.observation_tensor(p))
-        np.testing.assert_array_equal(st.observation_tensor(p),
-                                      ref.observation_array(p).astype(np.float32))
+        # lossless: the core's observe words come back exactly (Rats' bitmasks > 2**24)
+        np.testing.assert_array_equal(O.observation_words(st.observation_tensor(p)),
+                                      ref.observation_array(p))
     text = pyspiel.serialize_game_and_state(osg, st)
     g2, st2 = pyspiel.deserialize_game_and_state(text)
     assert str(g2) == str(osg)
@@ -230,3 +231,16 @@ def test_chance_route_replays_a_batch_game():
         assert O.seed_of_history(st.history()) == seed
         returns = evaluate_bots(st, policy_bots("rats", "heuristic", 3), np.random.RandomState(1))
         assert returns == [float(df[f"return_{p}"][i]) for p in range(3)]
+
+
+def test_observation_tensor_is_lossless_for_any_int64_word():
+    words = np.array([0, 1, -1, (1 << 24) + 1, (1 << 58) - 3, -(1 << 62), (1 << 63) - 1,
+                      -(1 << 63)], dtype=np.int64)
+    n = len(words)
+    t = np.empty(3 * n, dtype=np.float32)
+    t[:n] = words & 0xFFFFFF
+    t[n:2 * n] = (words >> 24) & 0xFFFFFF
+    t[2 * n:] = words >> 48
+    np.testing.assert_array_equal(O.observation_words(t), words)
+    with pytest.raises(ValueError, match="expected"):
+        O.observation_words(np.zeros(4, dtype=np.float32))
