@@ -14,6 +14,7 @@ def test_rat_pairs_notebook_runs(monkeypatch):
     monkeypatch.setenv("BOARDLAB_NB_GAMES", "240")
     monkeypatch.setenv("BOARDLAB_NB_JOBS", "1")
     monkeypatch.setenv("BOARDLAB_NB_PLAYERS", "2")
+    monkeypatch.setenv("BOARDLAB_NB_DECISION_GAMES", "2")
     if os.environ.get("BOARDLAB_NB_RESULTS_TEST"):
         monkeypatch.setenv("BOARDLAB_NB_RESULTS", os.environ["BOARDLAB_NB_RESULTS_TEST"])
     nb = nbformat.read(NOTEBOOK, as_version=4)
@@ -23,3 +24,4 @@ def test_rat_pairs_notebook_runs(monkeypatch):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(o.get("text", "") for o in outputs)
     assert "widest 95% interval" in text
+    assert "decisions with a choice" in text  # section 5 ran its fresh decision analysis
