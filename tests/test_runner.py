@@ -280,9 +280,12 @@ def test_workers_exit_soon_after_the_run_is_killed(tmp_path):
     deadline = time.time() + 120
     workers: list[int] = []
     while time.time() < deadline and proc.poll() is None:
-        if (tmp_path / STATE_FILE).exists():
+        # both workers have run batches (the watchdog starts with a worker's first batch);
+        # only the workers count, not loky's resource tracker
+        if (tmp_path / STATE_FILE).exists() and sum(
+                len(d) for d in json.loads((tmp_path / STATE_FILE).read_text())["done"]) >= 6:
             workers = [c for c in _children(proc.pid)
-                       if b"loky" in (Path("/proc") / str(c) / "cmdline").read_bytes()]
+                       if b"LokyProcess" in (Path("/proc") / str(c) / "cmdline").read_bytes()]
             if len(workers) >= 2:
                 break
         time.sleep(0.05)
