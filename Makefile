@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+BASE   := $(VENV)/.installed-base
 
 .PHONY: run test test-quick bench lint clean
 
@@ -12,15 +13,20 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# the main job needs only boardlab's own dependencies; the tests add the extras
+$(BASE): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(BASE)
+
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e ".[dev,cluster,interop]"
-	touch $(STAMP)
+	touch $(STAMP) $(BASE)
 
 install: $(STAMP)
 
 # The main job: River Rats win rate per Rat pair at 1-4 players with the best heuristic, with
 # enough games that every 95% interval is at most +-1 point wide (writes results/river_rats/quick)
-run: $(STAMP)
+run: $(BASE)
 	$(VENV)/bin/boardlab river-rats pairs --players 1..4 --agents heuristic --games 4000 \
 		--batch-size 2000 --ci-width 0.02 --max-games 40000 --round-batches 2 --jobs -1 \
 		--seed 2026 --out results/river_rats/quick

@@ -6,6 +6,11 @@
 compile-time constant ``game``, or, for a kind ``>= agents.search.SEARCH_BASE``, the search
 agents of :mod:`agents.search` (which roll out with the game's own ``act``). Contract of
 ``act``: :mod:`agents.policy`.
+
+When ``kind`` is a literal too (the compiled loop makes it one when every seat plays the same
+shipped policy), the call goes straight to that one policy function (the game module's
+``POLICY_FUNCTIONS``, or the search agent of that kind), so nothing else is compiled in: a
+table of ``heuristic`` players compiles the heuristic, not every policy of the game.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
 
-__all__ = ["g_act"]
+__all__ = ["g_act", "g_act_seat"]
 
 
 def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
@@ -30,6 +35,10 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
         return None
     mod = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}")
     f = mod.act
+    if isinstance(kind, types.IntegerLiteral):
+        one = _one_policy(mod, kind.literal_value)
+        if one is not None:
+            return one
     if not hasattr(mod, "leaf_value"):  # no search agents for this game
         def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
             return f(kind, state, player, legal, n_legal, params, aux, rng)
@@ -41,3 +50,44 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
             return search_act(game, kind, state, player, legal, n_legal, params, aux, rng)
         return f(kind, state, player, legal, n_legal, params, aux, rng)
     return impl_search
+
+
+def _one_policy(mod, k: int):
+    """An implementation of ``g_act`` for the literal kind ``k`` that calls only that policy,
+    or None when the module does not name it (then ``act`` dispatches at run time)."""
+    if hasattr(mod, "leaf_value"):
+        from agents.search import K_ISMCTS, K_PIMC, ismcts, pimc
+
+        search = {K_PIMC: pimc, K_ISMCTS: ismcts}.get(k)
+        if search is not None:
+            def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
+                return search(game, state, player, legal, n_legal, params, aux, rng)
+            return impl_search
+    name = next((sp.name for sp in getattr(mod, "SPECS", ()) if sp.kind == k), None)
+    pol = getattr(mod, "POLICY_FUNCTIONS", {}).get(name)
+    if pol is None:
+        return None
+
+    def impl_one(game, kind, state, player, legal, n_legal, params, aux, rng):
+        return pol(state, player, legal, n_legal, params, rng)
+    return impl_one
+
+
+def g_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+    """``g_act`` for a seat of kind ``kind`` at a table whose seats all play the literal kind
+    ``one_kind`` (then ``kind`` is ignored and only that policy is compiled in), or where
+    ``one_kind`` is -1 (any kinds: ``g_act`` on ``kind`` at run time)."""
+
+
+@overload(g_act_seat, jit_options={"cache": True})
+def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
+        def impl_one(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+            return g_act(game, one_kind, state, player, legal, n_legal, params, aux, rng)
+        return impl_one
+
+    def impl_any(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+        return g_act(game, kind, state, player, legal, n_legal, params, aux, rng)
+    return impl_any

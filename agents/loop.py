@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 from numba import literally, njit
 
-from agents.dispatch import g_act
+from agents.dispatch import g_act_seat
 from agents.policy import USER_KIND, agents_module, get_spec, resolve
 from engines import chance
 from engines.chance import SEAT_WORDS, init_seat_memory
 from engines.kernels import (
-    call_literal,
+    call_literals,
     g_apply_action,
     g_current_player,
     g_init_state,
@@ -59,10 +59,12 @@ def _call_user(u, s, p, legal, n, params, mem):
 
 
 @njit(cache=True)
-def _play_one(game, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
+def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
     """Play one game from seed word ``seed`` into ``s``; returns -1, or the seat whose policy
-    returned an illegal action (then ``legal[0]`` holds that action)."""
+    returned an illegal action (then ``legal[0]`` holds that action). ``one_kind`` (literal):
+    the shipped kind every seat plays, so only that policy is compiled in, or -1 (any kinds)."""
     literally(game)
+    literally(one_kind)
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
     while not g_is_terminal(game, s):
@@ -70,7 +72,7 @@ def _play_one(game, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3
         n = g_legal_actions(game, s, legal)
         k = kinds[p]
         if k < USER_KIND:  # shipped policies return legal actions (tested)
-            a = g_act(game, k, s, p, legal, n, params[p], aux, mem[p])
+            a = g_act_seat(game, one_kind, k, s, p, legal, n, params[p], aux, mem[p])
         else:
             if k == USER_KIND:
                 a = _call_user(u0, s, p, legal, n, params[p], mem[p])
@@ -93,15 +95,18 @@ def _play_one(game, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3
 
 
 @njit(cache=True)
-def _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3):
+def _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
+         u2, u3):
     literally(game)
+    literally(one_kind)
     sz = g_sizes(game)
     s = np.zeros(sz[0], dtype=np.int64)
     legal = np.empty(sz[1], dtype=np.int64)
     mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
     ret = np.zeros(sz[2], dtype=np.float64)
     for i in range(seeds.shape[0]):
-        r = _play_one(game, cfg, seeds[i], kinds, params, aux, s, legal, mem, u0, u1, u2, u3)
+        r = _play_one(game, one_kind, cfg, seeds[i], kinds, params, aux, s, legal, mem, u0, u1,
+                      u2, u3)
         if r >= 0:
             bad[0] = i
             bad[1] = r
@@ -114,18 +119,23 @@ def _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0
 
 
 @njit(cache=True)
-def play_games(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
     """Play one game per seed word and record it.
 
-    ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``cfg``: the config array;
+    ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``one_kind``: the shipped policy
+    kind of every seat when all seats share one (only that policy is then compiled into the
+    loop: a table of one agent compiles fast), else -1; both literal
+    (:func:`engines.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
     game's ``make_aux(config)``. Outputs: ``returns_out`` ``float64 (G, MAX_PLAYERS)``,
     ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an illegal action
     the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action); ``bad[0]``
     stays -1 otherwise."""
-    _run(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None, None, None,
-         None)
+    literally(game)
+    literally(one_kind)
+    _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None,
+         None, None, None)
 
 
 def _uncached_copy(dispatcher, name: str, **globals_override):
@@ -151,11 +161,15 @@ _run_nc = _uncached_copy(_run, "_run_nc", _play_one=_play_one_nc)
 
 
 @njit
-def play_games_user(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
-                    u2, u3):
+def play_games_user(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out,
+                    bad, u0, u1, u2, u3):
     """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
-    compiled per set of functions in each process (never cached on disk)."""
-    _run_nc(game, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1, u2, u3)
+    compiled per set of functions in each process (never cached on disk). ``one_kind``: the
+    literal -1 (seats of several kinds)."""
+    literally(game)
+    literally(one_kind)
+    _run_nc(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0,
+            u1, u2, u3)
 
 
 def game_of_config(config) -> str:
@@ -241,9 +255,11 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
     gid = GAME_IDS[game]
     if fns:
         u = list(fns) + [fns[0]] * (MAX_USER - len(fns))
-        call_literal(play_games_user, gid, cfg, seeds, kinds, rows, aux, ret, out, bad, *u)
+        call_literals(play_games_user, (gid, -1), cfg, seeds, kinds, rows, aux, ret, out, bad,
+                      *u)
     else:
-        call_literal(play_games, gid, cfg, seeds, kinds, rows, aux, ret, out, bad)
+        one = int(kinds[0]) if all(int(kinds[p]) == int(kinds[0]) for p in range(n)) else -1
+        call_literals(play_games, (gid, one), cfg, seeds, kinds, rows, aux, ret, out, bad)
     if bad[0] >= 0:
         who = names[int(bad[1])] or f"user policy of seat {int(bad[1])}"
         raise ValueError(f"policy {who!r} (seat {int(bad[1])}) returned the illegal action "

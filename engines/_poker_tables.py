@@ -25,6 +25,12 @@ Tables (all ``np.ndarray``, indexed by a 13-bit rank mask unless stated):
 ``CARD_SMASK``     int64     shape (54,): ``1 << (16 * suit + rank)``, 0 for jokers
 ``HASH_OFFSETS``   int32     perfect-hash row offsets for rank keys of 5-7 cards
 ``HASH_STD/RR``    int32     non-flush strength of each hashed rank multiset (standard/River Rats)
+``CARD_RECORD``    int64     shape (256, 2): row ``c`` = (key, bit) of card id ``c`` read as an
+                             unsigned byte; jokers :data:`JOKER_FLAG`, other bytes
+                             :data:`OTHER_FLAG` in the key and no bit (:mod:`engines._card_sums`)
+``HASH_OFFSETS_P`` int32     ``HASH_OFFSETS`` padded to 8192 rows (every 25-bit key has a row)
+``HASH_STD/RR_P``  int32     the hash tables padded to ``HASH_SIZE_P`` (2**17) entries, so a
+                             slot masked to 17 bits is always a valid read
 =================  ========  ==================================================================
 
 The 5-7 card fast path follows OMPEval (Timo Kaufmann, https://github.com/zekyll/OMPEval,
@@ -275,3 +281,27 @@ HASH_OFFSETS, HASH_STD, HASH_RR = _hash_tables()
 FLUSH_STD = FLUSH_J[0].copy()
 FLUSH_RR = FLUSH_STD.copy()
 FLUSH_RR[(FLUSH_RR >> CAT_SHIFT) == 5] &= ~np.int32(0xFFFF)
+
+JOKER_FLAG = np.int64(1) << 52
+"""Key bit counting jokers in a :data:`CARD_RECORD` sum (up to 15 jokers fit in 4 bits)."""
+OTHER_FLAG = np.int64(1) << 56
+"""Key bit counting non-card bytes (empty slot -1, ids 54 and above) in a record sum."""
+SPECIAL_SHIFT = 52
+"""``key >> SPECIAL_SHIFT`` is non-zero iff a record sum met a joker or a non-card byte."""
+CARD_RECORD = np.zeros((256, 2), dtype=np.int64)
+CARD_RECORD[:, 0] = OTHER_FLAG
+CARD_RECORD[:52, 0] = CARD_KEY[:52]
+CARD_RECORD[:52, 1] = CARD_SMASK[:52]
+CARD_RECORD[52:54, 0] = JOKER_FLAG
+
+HASH_SIZE_P = 1 << 17
+if HASH_STD.size > HASH_SIZE_P:  # pragma: no cover - a broken hash table
+    raise RuntimeError("the perfect hash outgrew its padded table")
+RANK_KEY_MASK = (1 << 25) - 1
+"""Every rank key of up to 7 cards (at most 4 of a rank) is below 2**25."""
+HASH_OFFSETS_P = np.zeros(1 << (25 - HASH_SHIFT), dtype=np.int32)
+HASH_OFFSETS_P[:HASH_OFFSETS.size] = HASH_OFFSETS
+HASH_STD_P = np.zeros(HASH_SIZE_P, dtype=np.int32)
+HASH_STD_P[:HASH_STD.size] = HASH_STD
+HASH_RR_P = np.zeros(HASH_SIZE_P, dtype=np.int32)
+HASH_RR_P[:HASH_RR.size] = HASH_RR

@@ -23,7 +23,8 @@ from engines.protocol import GAME_NAMES
 __all__ = ["g_init_state", "g_legal_actions", "g_apply_action", "g_is_terminal", "g_returns",
            "g_current_player", "g_num_players", "g_observe", "g_information_state",
            "g_observation_tensor", "g_determinize", "g_observed_action", "g_inventory",
-           "g_outcome", "g_progress", "g_sizes", "core_for_id", "call_literal"]
+           "g_outcome", "g_progress", "g_sizes", "core_for_id", "call_literal",
+           "call_literals"]
 
 
 def core_for_id(game_id: int):
@@ -312,15 +313,22 @@ def call_literal(dispatcher, game_id: int, *args):
     short calls (a search decision, a small batch). The first call per (function, game,
     argument types) goes through the dispatcher (compiling or loading from the cache); later
     calls go straight to the compiled entry point. Returns what the function returns."""
+    return call_literals(dispatcher, (game_id,), *args)
+
+
+def call_literals(dispatcher, literals: tuple, *args):
+    """:func:`call_literal` for a function whose first ``len(literals)`` arguments are literal
+    integers (each made literal with ``numba.literally``): ``literals`` are their values,
+    ``args`` the other arguments. Returns what the function returns."""
     from numba import typeof
 
-    key = (id(dispatcher), game_id) + tuple(typeof(a) for a in args)
+    key = (id(dispatcher),) + tuple(literals) + tuple(typeof(a) for a in args)
     fn = _ENTRIES.get(key)
     if fn is None:
-        out = dispatcher(game_id, *args)
-        sig = (types.literal(game_id),) + key[2:]
+        out = dispatcher(*literals, *args)
+        sig = tuple(types.literal(v) for v in literals) + key[1 + len(literals):]
         res = dispatcher.overloads.get(sig)
         if res is not None:
             _ENTRIES[key] = res.entry_point
         return out
-    return fn(game_id, *args)
+    return fn(*literals, *args)

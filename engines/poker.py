@@ -17,7 +17,8 @@ other cards of the hand, that makes the best hand; five of a kind does not exist
 Entry points:
 
 - :func:`evaluate` (batch, validating, Python door),
-- :func:`eval_hand` (compiled scalar kernel for other compiled kernels: no validation),
+- :func:`eval_hand` / :func:`eval_at` (compiled scalar kernels for other compiled kernels: no
+  validation; ``eval_at`` reads the cards at an offset of a larger array),
 - :func:`hand_category`, :data:`CATEGORY_NAMES`, :func:`best_five`.
 
 Algorithm: for 5-7 cards without jokers, OMPEval's scheme (per-card additive rank key with a
@@ -37,17 +38,25 @@ import numpy as np
 from numba import njit
 
 from engines import cards as _cards
+from engines._card_sums import popcount, record_sums
 from engines._poker_tables import (
     CARD_KEY,
+    CARD_RECORD,
     CARD_SMASK,
     FLUSH_CHECK,
     FLUSH_J,
     FLUSH_RR,
     FLUSH_STD,
     HASH_OFFSETS,
+    HASH_OFFSETS_P,
     HASH_RR,
+    HASH_RR_P,
+    HASH_SIZE_P,
     HASH_STD,
+    HASH_STD_P,
     POP,
+    RANK_KEY_MASK,
+    SPECIAL_SHIFT,
     SUIT_BIAS,
     nonflush_value,
 )
@@ -57,7 +66,7 @@ __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "THREE_OF_A_KIND", "STRAIGHT", "FLUSH", "FULL_HOUSE",
     "FOUR_OF_A_KIND", "STRAIGHT_FLUSH",
     "RULES_STANDARD", "RULES_RIVER_RATS", "RULES",
-    "evaluate", "eval_hand", "category_of", "hand_category", "best_five", "describe",
+    "evaluate", "eval_hand", "eval_at", "category_of", "hand_category", "best_five", "describe",
 ]
 
 CATEGORY_NAMES = (
@@ -158,11 +167,38 @@ def eval_hand(cards, n, rules):
     :data:`RULES_STANDARD` or :data:`RULES_RIVER_RATS`. Returns an ``int32``-range int, higher
     is stronger. No validation: callers guarantee valid input (:func:`evaluate` validates).
     Implements ``docs/rules/river_rats.md`` "Hand ranking" for ``RULES_RIVER_RATS``.
+    :func:`eval_at` does the same for cards inside a larger array without making a view.
     """
+    return eval_at(cards, 0, n, rules)
+
+
+@njit(cache=True)
+def eval_at(cards, start, n, rules):
+    """Strength of the best 5-card hand among ``cards[start:start + n]`` (compiled scalar
+    kernel; as :func:`eval_hand`, which it serves, with the same contract).
+
+    Taking the array and an offset instead of a slice spares the caller a view (in Numba a
+    slice costs two reference-count calls). 5-7 cards without jokers take OMPEval's path with
+    vector adds (:func:`engines._card_sums.record_sums`), small enough to be inlined; jokers and
+    8 or more cards go to :func:`_eval_general`.
+    """
+    if n <= 7:
+        key, bits = record_sums(cards, start, n, CARD_RECORD)
+        if (key >> SPECIAL_SHIFT) == 0:
+            if rules == 1:
+                return _lookup(key + SUIT_BIAS, bits, HASH_RR_P, FLUSH_RR)
+            return _lookup(key + SUIT_BIAS, bits, HASH_STD_P, FLUSH_STD)
+    return _eval_general(cards, start, n, rules)
+
+
+@njit(cache=True)
+def _eval_general(cards, start, n, rules):
+    """:func:`eval_at` for hands with jokers or more than 7 cards (kept out of line so the
+    5-7 card path stays small enough to be inlined into its callers)."""
     key = SUIT_BIAS
     smask = 0
     nj = 0
-    for i in range(n):
+    for i in range(start, start + n):
         c = cards[i]
         if c >= 52:
             nj += 1
@@ -172,6 +208,42 @@ def eval_hand(cards, n, rules):
     if rules == 1:
         return _finish(key, smask, nj, n, HASH_RR, FLUSH_RR, 1)
     return _finish(key, smask, nj, n, HASH_STD, FLUSH_STD, 0)
+
+
+@njit(cache=True)
+def _lookup(key, bits, hash_p, flush_tab):
+    """Strength of 5-7 cards without jokers from their record sums (OMPEval: flush table by
+    the flush suit's rank mask, else the perfect hash of the rank key). ``key`` includes
+    :data:`SUIT_BIAS`; ``hash_p`` is a padded hash table, so any key reads inside it."""
+    fl = (key >> 32) & FLUSH_CHECK
+    if fl:
+        if fl & 0x8:
+            sm = bits & 0x1FFF
+        elif fl & 0x80:
+            sm = (bits >> 16) & 0x1FFF
+        elif fl & 0x800:
+            sm = (bits >> 32) & 0x1FFF
+        else:
+            sm = (bits >> 48) & 0x1FFF
+        return np.int64(flush_tab[sm])
+    rk = key & RANK_KEY_MASK
+    return np.int64(hash_p[(rk + HASH_OFFSETS_P[rk >> 12]) & (HASH_SIZE_P - 1)])
+
+
+@njit(cache=True)
+def _fast_batch(flat, k, hash_p, flush_tab, out):
+    """Evaluate rows of exactly ``k`` (5..7) cards, ``flat`` holding them row after row, into
+    ``out``, checking in the same pass that each row is ``k`` distinct card ids 0..51.
+
+    Returns the number of rows done: ``out.size`` when every row passed, else the first row
+    that did not (a joker, an empty slot, a bad id or a duplicate), from which
+    :func:`_evaluate_batch` takes over."""
+    for i in range(out.size):
+        key, bits = record_sums(flat, i * k, k, CARD_RECORD)
+        if (key >> SPECIAL_SHIFT) | (popcount(bits) ^ k):
+            return i
+        out[i] = _lookup(key + SUIT_BIAS, bits, hash_p, flush_tab)
+    return out.size
 
 
 @njit(cache=True)
@@ -197,14 +269,15 @@ def _finish(key, smask, nj, n, hash_tab, flush_tab, rules):
 
 
 @njit(cache=True)
-def _evaluate_batch(hands, rules, out, err):
-    """Validate and evaluate each row of ``hands`` (``-1`` = empty slot) into ``out``.
+def _evaluate_batch(hands, rules, out, err, start=0):
+    """Validate and evaluate each row of ``hands`` from row ``start`` on (``-1`` = empty slot)
+    into ``out``.
 
     On the first bad row, writes (row, code, card or count) into ``err`` and stops."""
     n, k = hands.shape
     hash_tab = HASH_RR if rules == 1 else HASH_STD
     flush_tab = FLUSH_RR if rules == 1 else FLUSH_STD
-    for i in range(n):
+    for i in range(start, n):
         key = SUIT_BIAS
         smask = 0
         seen = 0
@@ -248,12 +321,12 @@ def _as_hands(hands) -> np.ndarray:
         raise ValueError(f"hands must have shape (n, k), got an array of shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"hands must hold integer card ids, got dtype {arr.dtype}")
-    if arr.dtype.kind == "u" or arr.dtype.itemsize > 8:
+    if arr.dtype == np.uint64:
         arr = arr.astype(np.int64)
     return np.ascontiguousarray(arr)
 
 
-def evaluate(hands, rules: str = "standard") -> np.ndarray:
+def evaluate(hands, rules: str = "standard", out: np.ndarray | None = None) -> np.ndarray:
     """Strength of the best 5-card hand of each row.
 
     ``hands``: integer array of shape ``(n, k)`` (or ``(k,)`` for one hand) of card ids 0..53,
@@ -261,15 +334,36 @@ def evaluate(hands, rules: str = "standard") -> np.ndarray:
     jokers (52, 53; wild). ``rules``: ``"standard"`` (all kickers) or ``"river_rats"``
     (``docs/rules/river_rats.md``, "Hand ranking").
 
-    Returns ``np.ndarray`` of dtype ``int32`` and shape ``(n,)``: higher is stronger, equal is a
-    tie. Raises ``ValueError`` naming the row and the reason for a card id out of range, a
-    duplicate card, fewer than 5 or more than 10 real cards, a non-integer array or bad rules.
+    ``out``: optional ``int32`` array of shape ``(n,)`` (C-contiguous) to write into, so that
+    repeated calls reuse one buffer (as NumPy's ``out=``).
+
+    Returns ``np.ndarray`` of dtype ``int32`` and shape ``(n,)`` (``out`` when given): higher is
+    stronger, equal is a tie. Raises ``ValueError`` naming the row and the reason for a card id
+    out of range, a duplicate card, fewer than 5 or more than 10 real cards, a non-integer
+    array, bad rules or an unfit ``out``.
+
+    Rows of exactly 5-7 columns are evaluated and validated in one pass by OMPEval's method
+    with vector adds (:func:`_fast_batch`); from the first row with a joker, an empty slot or a
+    bad card on, and for every other width, the general kernel takes over (joker and 8-10 card
+    hands: per-suit rank masks, see the module docstring), which also names the bad row.
     """
     code = _rules_code(rules)
     arr = _as_hands(hands)
-    out = np.empty(arr.shape[0], dtype=np.int32)
+    n, k = arr.shape
+    if out is None:
+        out = np.empty(n, dtype=np.int32)
+    elif not (isinstance(out, np.ndarray) and out.dtype == np.int32 and out.shape == (n,)
+              and out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError(f"out must be a writeable C-contiguous int32 array of shape ({n},)")
+    done = 0
+    if 5 <= k <= 7:
+        hash_p = HASH_RR_P if code == RULES_RIVER_RATS else HASH_STD_P
+        flush_tab = FLUSH_RR if code == RULES_RIVER_RATS else FLUSH_STD
+        done = _fast_batch(arr.reshape(-1), k, hash_p, flush_tab, out)
+        if done == n:
+            return out
     err = np.full(3, -1, dtype=np.int64)
-    _evaluate_batch(arr, code, out, err)
+    _evaluate_batch(arr, code, out, err, done)
     if err[0] >= 0:
         row, kind, what = (int(x) for x in err)
         if kind == _ERR_RANGE:

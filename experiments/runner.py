@@ -341,6 +341,10 @@ def run_experiment(
             while done and max(done) >= planned[ci] and grow(planned[ci]) > planned[ci]:
                 planned[ci] = grow(planned[ci])
 
+        if backend != "threading" and n_jobs != 1 and scheduler is None and any(
+                len(state.done[ci]) < planned[ci] for ci in range(len(cells))):
+            _compile_first(play_fn, cells[0], seed, progress)
+
         t0 = time.perf_counter()
         played = 0
         this_run = {"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -410,6 +414,26 @@ def run_experiment(
         return RunResult(cells=cells, totals=state.totals,
                          batches_done=[len(d) for d in state.done], wall_time=wall,
                          games_played=played, resumed_batches=resumed, meta=meta)
+
+
+def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False) -> None:
+    """Play one game of ``cell`` here, before the workers start, so that this process compiles
+    the Numba kernels (or loads them) once and writes them to the on-disk cache: the workers
+    then load them instead of each compiling the same code from an empty cache (a cold start
+    on a 2-core machine compiled everything once per process). Nothing of this game is kept;
+    its seed is outside the runner's batch seeds. With ``progress``, says so on stderr when it
+    takes more than 3 s (a first run on this machine)."""
+    import sys
+
+    note = threading.Timer(3.0, lambda: print(
+        "compiling the game kernels once for this machine (about a minute; later runs load "
+        "them)...", file=sys.stderr, flush=True))
+    if progress:
+        note.start()
+    try:
+        play_fn(cell, 1, np.random.SeedSequence(seed, spawn_key=(MAX_BATCHES,)))
+    finally:
+        note.cancel()
 
 
 def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):

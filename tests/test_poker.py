@@ -259,3 +259,76 @@ def test_best_five_reaches_the_hand_strength(hand, rules):
 def test_describe_names_the_deciding_ranks():
     assert poker.describe(ev("Kh Kc Kd 4h 4c")) == "full house, Ks full of 4s"
     assert poker.describe(ev("Ah 2c 3d 4h 5s")) == "straight, 5 high"
+
+
+# The one-pass path for rows of exactly 5-7 cards (engines.poker._fast_batch) against the
+# general kernel: the same rows with one empty column added take the general path only.
+
+def _general(hands, rules):
+    wide = np.full((hands.shape[0], hands.shape[1] + 1), -1, dtype=np.int64)
+    wide[:, :-1] = hands
+    return poker.evaluate(wide, rules)
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64])
+def test_one_pass_path_equals_the_general_kernel(k, dtype):
+    hands = cards.random_hands(30000, k, seed=k).astype(dtype)
+    for rules in ("standard", "river_rats"):
+        assert (poker.evaluate(hands, rules) == _general(hands, rules)).all()
+
+
+@settings(max_examples=120)
+@given(st.integers(5, 7), st.integers(0, 199), st.integers(2, 4),
+       st.sampled_from([np.int8, np.int16, np.int64]), st.randoms(use_true_random=False))
+def test_one_pass_validation_finds_a_card_held_twice_or_more(k, row, copies, dtype, rnd):
+    """A duplicate anywhere in a 5-7 column batch is named with its row, however many copies
+    (the record sums add card bits, so copies carry into other bits: popcount drops)."""
+    hands = cards.random_hands(200, k, seed=rnd.randrange(1000)).astype(dtype)
+    cols = rnd.sample(range(k), copies)
+    hands[row, cols] = hands[row, cols[0]]
+    with pytest.raises(ValueError, match=f"bad hand in row {row}: duplicate card"):
+        poker.evaluate(hands)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64])
+@pytest.mark.parametrize("bad", [54, 255, 256, 256 + 5, 2**15 - 1, -2])
+def test_one_pass_path_names_ids_that_alias_a_card_as_a_byte(dtype, bad):
+    """Ids wider than a byte are clamped, never wrapped: 261 is not card 5."""
+    hands = cards.random_hands(50, 7, seed=3).astype(dtype)
+    hands[17, 4] = bad
+    with pytest.raises(ValueError, match=f"row 17: card id {bad} out of range"):
+        poker.evaluate(hands)
+
+
+def test_one_pass_path_hands_over_at_the_first_joker_or_empty_slot():
+    hands = cards.random_hands(3000, 7, seed=5, n_jokers=1).astype(np.int16)
+    plain = cards.random_hands(3000, 7, seed=6)
+    hands[:1500] = plain[:1500]              # rows 0..1499 take the one-pass path
+    hands[2000, 3] = -1                      # a 6-card row in the middle of the rest
+    for rules in ("standard", "river_rats"):
+        assert (poker.evaluate(hands, rules) == _general(hands, rules)).all()
+
+
+def test_out_array_is_reused_and_checked():
+    hands = cards.random_hands(100, 7, seed=1)
+    buf = np.zeros(100, dtype=np.int32)
+    assert poker.evaluate(hands, out=buf) is buf
+    assert (buf == poker.evaluate(hands)).all()
+    for bad in (np.zeros(100, np.int64), np.zeros(99, np.int32), np.zeros((100, 1), np.int32)):
+        with pytest.raises(ValueError, match=r"out must be a writeable C-contiguous int32 array "
+                                             r"of shape \(100,\)"):
+            poker.evaluate(hands, out=bad)
+
+
+@settings(max_examples=60)
+@given(hands_with_jokers(), st.integers(0, 6), st.sampled_from(["standard", "river_rats"]))
+def test_eval_at_reads_a_hand_inside_a_larger_array(hand, start, rules):
+    """eval_at(cards, start, n) = eval_hand(cards[start:start + n], n) = the batch API."""
+    state = np.full(start + len(hand) + 3, 7, dtype=np.int64)
+    state[start:start + len(hand)] = hand
+    code = poker.RULES[rules]
+    want = poker.evaluate(np.array(hand)[None, :], rules)[0]
+    assert poker.eval_at(state, start, len(hand), code) == want
+    assert poker.eval_hand(state[start:], len(hand), code) == want
+    assert poker.eval_hand(state[start:][::-1][::-1], len(hand), code) == want  # strided view

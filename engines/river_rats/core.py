@@ -133,7 +133,7 @@ import numpy as np
 from numba import njit
 
 from engines.chance import rand_below
-from engines.poker import RULES_STANDARD, eval_hand
+from engines.poker import RULES_STANDARD, eval_at
 from engines.river_rats.config import (
     CFG_CHAR0,
     CFG_DIFFICULTY,
@@ -463,7 +463,7 @@ def players_strength(s):
     for i in range(s[REVEAL]):
         s[SCR + n] = s[REVEAL + 1 + i]
         n += 1
-    return ranked(s, eval_hand(s[SCR:SCR + n], n, RULES_STANDARD))
+    return ranked(s, eval_at(s, SCR, n, RULES_STANDARD))
 
 
 @njit(cache=True)
@@ -472,7 +472,7 @@ def rat_strength(s):
     n = s[RAT]
     for i in range(n):
         s[SCR + i] = s[RAT + 1 + i]
-    return ranked(s, eval_hand(s[SCR:SCR + n], n, RULES_STANDARD))
+    return ranked(s, eval_at(s, SCR, n, RULES_STANDARD))
 
 
 @njit(cache=True)
