@@ -47,12 +47,9 @@ from engines._poker_tables import (
     FLUSH_J,
     FLUSH_RR,
     FLUSH_STD,
-    HASH_OFFSETS,
     HASH_OFFSETS_P,
-    HASH_RR,
     HASH_RR_P,
     HASH_SIZE_P,
-    HASH_STD,
     HASH_STD_P,
     POP,
     RANK_KEY_MASK,
@@ -185,9 +182,9 @@ def eval_at(cards, start, n, rules):
     if n <= 7:
         key, bits = record_sums(cards, start, n, CARD_RECORD)
         if (key >> SPECIAL_SHIFT) == 0:
-            if rules == 1:
-                return _lookup(key + SUIT_BIAS, bits, HASH_RR_P, FLUSH_RR)
-            return _lookup(key + SUIT_BIAS, bits, HASH_STD_P, FLUSH_STD)
+            hash_p = HASH_RR_P if rules == 1 else HASH_STD_P  # one inlined lookup, not two
+            flush_tab = FLUSH_RR if rules == 1 else FLUSH_STD
+            return _lookup(key + SUIT_BIAS, bits, hash_p, flush_tab)
     return _eval_general(cards, start, n, rules)
 
 
@@ -206,8 +203,8 @@ def _eval_general(cards, start, n, rules):
             key += CARD_KEY[c]
             smask |= CARD_SMASK[c]
     if rules == 1:
-        return _finish(key, smask, nj, n, HASH_RR, FLUSH_RR, 1)
-    return _finish(key, smask, nj, n, HASH_STD, FLUSH_STD, 0)
+        return _finish(key, smask, nj, n, HASH_RR_P, FLUSH_RR, 1)
+    return _finish(key, smask, nj, n, HASH_STD_P, FLUSH_STD, 0)
 
 
 @njit(cache=True)
@@ -249,21 +246,10 @@ def _fast_batch(flat, k, hash_p, flush_tab, out):
 @njit(cache=True)
 def _finish(key, smask, nj, n, hash_tab, flush_tab, rules):
     """Strength from the accumulated OMPEval key, suit masks and joker count of ``n`` cards:
-    the hashed fast path for 5-7 cards without jokers, else :func:`_eval_masks`."""
+    :func:`_lookup` for 5-7 cards without jokers (``hash_tab`` a padded hash table), else
+    :func:`_eval_masks`."""
     if nj == 0 and n <= 7:
-        fl = (key >> 32) & FLUSH_CHECK
-        if fl:
-            if fl & 0x8:
-                sm = smask & 0x1FFF
-            elif fl & 0x80:
-                sm = (smask >> 16) & 0x1FFF
-            elif fl & 0x800:
-                sm = (smask >> 32) & 0x1FFF
-            else:
-                sm = (smask >> 48) & 0x1FFF
-            return np.int64(flush_tab[sm])
-        rk = key & 0xFFFFFFFF
-        return np.int64(hash_tab[rk + HASH_OFFSETS[rk >> 12]])
+        return _lookup(key, smask, hash_tab, flush_tab)
     v = _eval_masks(smask, nj)
     return _to_river_rats(v) if rules == 1 else v
 
@@ -275,7 +261,7 @@ def _evaluate_batch(hands, rules, out, err, start=0):
 
     On the first bad row, writes (row, code, card or count) into ``err`` and stops."""
     n, k = hands.shape
-    hash_tab = HASH_RR if rules == 1 else HASH_STD
+    hash_tab = HASH_RR_P if rules == 1 else HASH_STD_P
     flush_tab = FLUSH_RR if rules == 1 else FLUSH_STD
     for i in range(start, n):
         key = SUIT_BIAS

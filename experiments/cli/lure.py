@@ -4,7 +4,10 @@
   the fish-card balance report (:mod:`experiments.lure.balance`) under ``results/lure/``;
 * ``boardlab lure odds [--cards FILE] [--deep-waters]``: exact catch probabilities per card;
 * ``boardlab lure card SPEC``: one proposed or changed card's exact odds and fair points
-  (:mod:`experiments.lure.card`); ``lure balance --what-if SPEC`` re-runs the report with it.
+  (:mod:`experiments.lure.card`); ``lure balance --what-if SPEC`` re-runs the report with it;
+* ``boardlab lure rebalance [--goal win-diff|curve] ...``: the fewest and smallest card
+  changes that meet a goal, verified on fresh seeds (:mod:`experiments.lure.rebalance`) under
+  ``results/lure/rebalance/``.
 
 Agents' win rates: ``boardlab winrates lure``; tuning: ``boardlab tune lure heuristic``;
 playing: ``boardlab play lure`` (one command line for every game).
@@ -31,8 +34,18 @@ def parse_players(text: str) -> list[int]:
     return parse_player_counts(text, 2, 5, "Lure")
 
 
+def _game_arguments(p, agents_note: str) -> None:
+    """The options every simulating Lure command shares: --cards, --players, --deep-waters,
+    --agents (``agents_note`` ends the latter's help)."""
+    p.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
+    p.add_argument("--players", default="2..5", help="player counts, e.g. 2..5, 4 or 2,4")
+    p.add_argument("--deep-waters", action="store_true", help="play with Deep Waters")
+    p.add_argument("--agents", nargs="+", default=["heuristic"],
+                   help=f"agents by seat, cycled over the seats {agents_note}")
+
+
 def register(sub) -> None:
-    """Add ``boardlab lure`` (balance, odds, card)."""
+    """Add ``boardlab lure`` (balance, odds, card, rebalance)."""
     p = sub.add_parser("lure", help="Lure: fish-card balance report and exact catch odds")
     lsub = p.add_subparsers(dest="lure_command", metavar="ACTION", required=True)
 
@@ -42,12 +55,7 @@ def register(sub) -> None:
                     "flags, and simulated games per player count (compiled loop on the "
                     "experiment runner: parallel with --jobs, reproducible for any number of "
                     "workers, resumable from the output folder).")
-    b.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
-    b.add_argument("--players", default="2..5", help="player counts, e.g. 2..5, 4 or 2,4")
-    b.add_argument("--deep-waters", action="store_true", help="play with Deep Waters")
-    b.add_argument("--agents", nargs="+", default=["heuristic"],
-                   help="agents by seat, cycled over the seats (default: heuristic, the "
-                        "strongest); commas also separate names")
+    _game_arguments(b, "(default: heuristic, the strongest); commas also separate names")
     b.add_argument("--games", type=int, default=20000, help="games per player count")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
@@ -77,6 +85,57 @@ def register(sub) -> None:
                    help="odds with the Deep Waters special die (d4) and curve of the whole deck")
     c.add_argument("--csv", help="also write P(catch) of every loadout and lure plan here")
     c.set_defaults(func=_card)
+
+    r = lsub.add_parser(
+        "rebalance", help="propose the fewest card changes that meet a balance goal",
+        description="Search a fish deck that meets a goal with the fewest and smallest card "
+                    "changes, verify it on fresh seeds and write the proposed deck (deck.csv, "
+                    "loadable by --cards), what changed and why, and a before/after report "
+                    "with plots. Goals: win-diff (every card's catcher win advantage within "
+                    "+-TOLERANCE percentage points of the target, judged with its 95% "
+                    "interval; an optuna search on simulated games with common random "
+                    "numbers, resumed from the output folder when run again) and curve "
+                    "(points within +-TOLERANCE of the points-vs-difficulty curve; exact "
+                    "odds, no games but the verification).")
+    r.add_argument("--goal", default="win-diff", help="win-diff (default) or curve")
+    r.add_argument("--tolerance", default=None,
+                   help="win-diff: percentage points of win rate (default 5); curve: card "
+                        "points (default the balance report's threshold, max(1, 1.5 x RMSE))")
+    r.add_argument("--target", default=None,
+                   help="win-diff: the win diff every card should have, percentage points "
+                        "(default median: the start deck's median card per player count)")
+    r.add_argument("--curve", default="fit",
+                   help="fit (the balance report's quadratic, default) or proportional "
+                        "(points = k x difficulty): the curve goal's curve, and the curve "
+                        "cards nobody can catch are put on")
+    _game_arguments(r, "(default heuristic; search agents allowed, slow)")
+    r.add_argument("--change", default="all",
+                   help="card ids that may change, comma-separated (default all)")
+    r.add_argument("--fields", default="points",
+                   help="fields that may change: points, catch_number, requirements, splash "
+                        "(comma-separated; default points)")
+    r.add_argument("--points-range", default=None,
+                   help="allowed points LO..HI (default the deck's lowest..highest)")
+    r.add_argument("--requirements-whitelist", default=None,
+                   help="requirement sets a card may take, e.g. 'pair,distinct,has:1,5,none' "
+                        "(+ joins codes: odd+pair); default the sets the deck uses and none")
+    r.add_argument("--trials", type=int, default=60,
+                   help="win-diff: complete trials of the search (the start deck counts)")
+    r.add_argument("--games", type=int, default=4000,
+                   help="win-diff: games per player count per trial (the same seeds for every "
+                        "trial)")
+    r.add_argument("--verify-games", type=int, default=20000,
+                   help="games per player count of each deck on fresh seeds")
+    r.add_argument("--seed", type=int, default=0,
+                   help="seed of the search (the verification uses seed + 1)")
+    r.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    r.add_argument("--batch-size", type=int, default=1000,
+                   help="games per work unit (the numbers depend on it, not on --jobs)")
+    r.add_argument("--out", help="output folder (default results/lure/rebalance/"
+                                 "<goal>_<base|deep_waters>)")
+    r.add_argument("--force", action="store_true",
+                   help="start over in a folder holding a rebalance with other settings")
+    r.set_defaults(func=_rebalance)
 
     o = lsub.add_parser("odds", help="exact catch probabilities of every card")
     o.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
@@ -207,4 +266,31 @@ def _odds(args: argparse.Namespace) -> int:
 
         atomic_write_text(args.csv, cards.to_csv(index=False))
         print(f"table written to {args.csv}")
+    return 0
+
+
+def _rebalance(args: argparse.Namespace) -> int:
+    """``boardlab lure rebalance``: :func:`experiments.lure.rebalance.rebalance`, printed."""
+    from experiments.lure.rebalance import rebalance
+
+    players = parse_players(args.players)
+    agents = _balance_agents(args.agents)
+    if args.jobs == 0 or args.jobs < -1:
+        raise ValueError(f"bad --jobs {args.jobs}: expected a positive integer or -1 (all "
+                         f"cores)")
+    cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
+    if not cmd.startswith("boardlab lure rebalance"):
+        cmd = "boardlab lure rebalance"
+    res = rebalance(_deck(args.cards), args.goal, tolerance=args.tolerance,
+                    target=args.target, curve=args.curve, players=players,
+                    deep_waters=args.deep_waters, agents=agents, change=args.change,
+                    fields=args.fields, points_range=args.points_range,
+                    requirements_whitelist=args.requirements_whitelist,
+                    n_trials=args.trials, n_games=args.games, verify_games=args.verify_games,
+                    seed=args.seed, n_jobs=args.jobs, batch_size=args.batch_size,
+                    out=args.out, overwrite=args.force, progress=sys.stderr.isatty(),
+                    command=cmd)
+    print(res.summary())
+    print(f"the proposed deck: {res.out / 'deck.csv'} (loadable with --cards)")
+    print(f"wrote {res.out / 'report.md'}")
     return 0

@@ -55,10 +55,11 @@ from experiments.io import (
 )
 from experiments.stats import newcombe_difference, wilson_interval
 
-__all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "loadout_label", "card_table", "fit_curve",
+__all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", "loadout_label",
+           "card_table", "difficulty", "fit_curve",
            "add_fit", "balance_cells", "play_balance_batch", "simulate", "simulate_cards",
            "card_stats", "game_stats", "plot_points_vs_difficulty", "plot_heatmaps",
-           "plot_caught", "run_balance", "default_out_dir"]
+           "plot_caught", "difficulty_axes", "run_balance", "default_out_dir"]
 
 SPEC_LABELS = ("", "d12", "d20", "d12+d20", "d4", "d12+d4", "d20+d4", "d12+d20+d4")
 """Text of the special-dice masks 0..7 (bit 1 d12, 2 d20, 4 d4)."""
@@ -71,6 +72,12 @@ card was in play, games it was caught, sums over its catches of the round caught
 it lay on the table (round caught - round revealed), catches by the first group to act, sum of
 the catcher's group rank, the catcher's win units and all players' win units of the games it was
 in play."""
+
+SCORE_BINS = 201
+"""Bins of the final-score histogram ``score_hist``: scores 0..199, the last bin 200 or more."""
+ROUND_BINS = 65
+"""Bins of the game-length histogram ``rounds_hist``: 0..63 rounds, the last bin 64 or more."""
+
 
 def _spec_list(deep: bool) -> list[int]:
     return list(range(8 if deep else 4))
@@ -133,11 +140,8 @@ def card_table(deck: D.Deck, deep_waters: bool, adjust_may_be_unused: bool = Tru
                     row[key] = loadout_label(*hit)
                     row[key + "_dice"] = dice.plan_loadout(*hit).n_dice
         best, best_lab = 0.0, ""
-        ref = []
         for n6 in range(6):
             for spec in specs:
-                p = max(t[n6, spec, dice.PLAN_NONE], t[n6, spec, dice.PLAN_FLAG])
-                ref.append(p)
                 nd = n6 + bin(spec).count("1")
                 if nd and pts * t[n6, spec, ctx] / nd > best:
                     best = pts * t[n6, spec, ctx] / nd
@@ -145,10 +149,31 @@ def card_table(deck: D.Deck, deep_waters: bool, adjust_may_be_unused: bool = Tru
         row["ev_per_die_best"] = best
         row["ev_per_die_loadout"] = best_lab
         row["ev_per_die_5d6"] = pts * t[5, 0, ctx] / 5
-        row["mean_p"] = float(np.mean(ref))
-        row["difficulty"] = -np.log(row["mean_p"]) if row["mean_p"] > 0 else np.inf
         rows.append(row)
-    return pd.DataFrame(rows), table
+    out = pd.DataFrame(rows)
+    out["mean_p"], out["difficulty"] = difficulty(table, deep_waters)
+    return out, table
+
+
+def difficulty(table: np.ndarray, deep_waters: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The balance report's difficulty of each card from its exact table.
+
+    Args:
+        table: ``float64 (cards, 6, 8, N_PLANS)`` from :func:`engines.dice.exact_table`.
+        deep_waters: whether the d4 subsets count (they are NaN in a base-game table).
+
+    Returns:
+        ``(mean_p, difficulty)``, ``float64 (cards,)`` each: the mean over every dice loadout
+        (0-5 d6 x every subset of the special dice) of the catch probability, a card that
+        requires a lure given one boost (``max`` of the plans none and boost), and
+        ``D = -ln(mean_p)`` (``inf`` where ``mean_p == 0``: no dice loadout catches it).
+    """
+    specs = _spec_list(deep_waters)
+    t = np.asarray(table, dtype=np.float64)[:, :, specs, :]
+    ref = np.maximum(t[..., dice.PLAN_NONE], t[..., dice.PLAN_FLAG])
+    mean_p = ref.reshape(len(t), -1).mean(axis=1)
+    with np.errstate(divide="ignore"):
+        return mean_p, np.where(mean_p > 0, -np.log(np.where(mean_p > 0, mean_p, 1.0)), np.inf)
 
 
 def fit_curve(difficulty, points, degree: int = 2):
@@ -239,7 +264,9 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
       ``seat_caught`` ``(cards, players)`` catches per seat;
     * per game: ``rounds_sum``, ``rounds_sq``, ``decisions_sum``, ``truncated``;
       ``seat_win`` ``(players,)`` win units (1/:data:`WIN_UNITS` of a win),
-      ``seat_score`` ``(players,)`` final scores summed.
+      ``seat_score`` ``(players,)`` final scores summed; ``score_hist`` ``(SCORE_BINS,)`` the
+      final scores of every seat counted by value, ``rounds_hist`` ``(ROUND_BINS,)`` the games
+      counted by length in rounds (both clipped into their last bin).
 
     Game ``g`` has the seed word ``chance.game_seeds(chance.batch_word(seed), n_games)[g]``.
     Raises ``ValueError`` from the loop (bad agents)."""
@@ -261,6 +288,7 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
     wu = np.rint(ret * WIN_UNITS).astype(np.int64)  # (G, n) win units
     cw = np.take_along_axis(wu, np.clip(who, 0, n - 1), axis=1)
     rounds = out[:, f["rounds"]]
+    scores = out[:, [f[f"score_{p}"] for p in range(n)]]
     return {
         "games": int(n_games),
         "in_play": inplay.sum(axis=0),
@@ -277,7 +305,11 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
         "decisions_sum": int(out[:, f["decisions"]].sum()),
         "truncated": int(out[:, f["truncated"]].sum()),
         "seat_win": wu.sum(axis=0),
-        "seat_score": out[:, [f[f"score_{p}"] for p in range(n)]].sum(axis=0),
+        "seat_score": scores.sum(axis=0),
+        "score_hist": np.bincount(np.clip(scores.ravel(), 0, SCORE_BINS - 1),
+                                  minlength=SCORE_BINS).astype(np.int64),
+        "rounds_hist": np.bincount(np.clip(rounds, 0, ROUND_BINS - 1),
+                                   minlength=ROUND_BINS).astype(np.int64),
     }
 
 
@@ -436,6 +468,17 @@ def _place_labels(ax, xs, ys, labels, fontsize: float = 7.5) -> None:
         placed.append(chosen)
 
 
+def difficulty_axes(ax, title: str) -> None:
+    """Label a points-against-difficulty plot (axes, ``title``, grid, the legend outside on
+    the right) and tighten its figure's layout."""
+    ax.set_xlabel("difficulty  D = -ln(mean catch probability over every dice loadout)")
+    ax.set_ylabel("points on the card")
+    ax.set_title(title, fontsize=11)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    ax.figure.tight_layout()
+
+
 def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
     """Scatter of points on difficulty with the fitted curve, its tolerance band and the flags;
     every card labelled by id. Written as PNG to ``path`` when given; returns the Figure."""
@@ -458,16 +501,10 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
         m = ok & (cards["flag"] == flag).to_numpy()
         ax.scatter(cards.loc[m, "difficulty"], cards.loc[m, "points"], c=colour, s=36,
                    label=f"{text} ({int(m.sum())})", zorder=3)
-    ax.set_xlabel("difficulty  D = -ln(mean catch probability over every dice loadout)")
-    ax.set_ylabel("points on the card")
-    ax.set_title("Are the fish cards' points fair for how hard they are to catch?\n"
-                 "Lure fish cards: points against difficulty, with a fitted quadratic",
-                 fontsize=11)
-    ax.grid(alpha=0.3)
     ax.set_ylim(min(-0.5, float(cards.loc[ok, "points"].min()) - 1),
                 float(max(cards.loc[ok, "points"].max(), ys.max() + fit["threshold"])) + 1)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    fig.tight_layout()
+    difficulty_axes(ax, "Are the fish cards' points fair for how hard they are to catch?\n"
+                        "Lure fish cards: points against difficulty, with a fitted quadratic")
     sub = cards[ok]
     _place_labels(ax, sub["difficulty"].to_numpy(float), sub["points"].to_numpy(float),
                   list(sub["id"]))

@@ -229,3 +229,4 @@ def test_notebook_runs_small(monkeypatch):
                       for o in c.get("outputs", []))
     assert "cards from" in outputs and "outside the 95% Monte Carlo interval" in outputs
     assert "300 games in" in outputs
+    assert "card(s) changed" in outputs  # the rebalance section ran
