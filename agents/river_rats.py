@@ -35,6 +35,18 @@ market card is taken for a slot; ``b_gt2``/``b_gt1`` chance to beat the Rat when
 (raise the stake when the estimated win chance is at least this), ``t_push``, ``t_discard``,
 ``max_reveals`` (expert), ``p_new_pair`` (chance per slot of a pair of a new rank),
 ``t_remove`` (advanced joker).
+
+Speed (issue 13; ``heuristic`` is also the rollout policy of the search agents): a decision
+builds the acting player's context once (:func:`build_context`, straight from the piles it may
+see), then scores only what its legal actions need, each score once (:func:`_values`: the
+collective hand as it is, and with each card of the hand or market added, memoized per
+decision). :func:`score` computes a plan's completion chance only when the plan could still
+raise the best value found so far, reads the chance per slot of a suit or rank when first
+needed, and takes the powers of those chances from tables at the default parameters. Work
+arrays live on the stack (:mod:`agents.river_rats_intrinsics`). Every value is computed by the
+same floating-point operations in the same order as before, so the policies play exactly the
+same games (``tests/river_rats/test_heuristic_same_games.py``); the benchmark
+``benchmarks/river_rats_heuristic.py`` times them against the code before the change.
 """
 
 from __future__ import annotations
@@ -43,6 +55,8 @@ import numpy as np
 from numba import njit
 
 from agents.policy import PolicySpec
+from agents.river_rats_intrinsics import stack_f64, stack_i64
+from engines.bits import high_bit, popcount
 from engines.chance import rand_below
 from engines.poker import eval_hand
 from engines.river_rats import core as C
@@ -95,8 +109,6 @@ def check_params(v) -> np.ndarray:
 
 
 # ---- tables ---------------------------------------------------------------------------------
-POP13 = np.array([bin(m).count("1") for m in range(8192)], dtype=np.int64)
-HIGH13 = np.array([m.bit_length() - 1 for m in range(8192)], dtype=np.int64)
 WINDOWS = np.array([(1 << 12) | 0b1111] + [0b11111 << (w - 1) for w in range(1, 10)],
                    dtype=np.int64)
 WINDOW_TOP = np.array([3] + [w + 3 for w in range(1, 10)], dtype=np.int64)
@@ -104,121 +116,224 @@ BINOM = np.array([[float(np.prod(range(n - k + 1, n + 1)) / np.prod(range(1, k +
                    else 0.0 for k in range(8)] for n in range(8)])
 
 # ---- context (what the acting player knows), float64 array ------------------------------------
+# unseen cards (all, per suit, per rank), relevant available cards (per suit, per rank)
 CX_U, CX_US, CX_UR, CX_MS, CX_MR = 0, 1, 5, 18, 22
+# the Rat's strength, the target size, the predicted category, prediction match, peek flag,
+# the Rat's face-down cards
 CX_RV, CX_T, CX_PRED, CX_MATCH, CX_PEEK, CX_NFD = 35, 36, 37, 38, 39, 40
-CX_PS, CX_PR = 41, 45  # chance per slot of a card of suit s / rank r (see _slot_p)
-CX_SIZE = 58
-# int64 work array: [0:32] card buffer, W_SM.. collective summary, W_H.. hand (up to 8)
-W_SM, W_NJ, W_NUNK, W_NC, W_NH, W_H, W_DECKTOP = 32, 33, 34, 35, 36, 37, 45
-W_SIZE = 48
+CX_PS, CX_PR = 41, 45  # chance per slot of a card of suit s / rank r (NaN until read by _slot)
+CX_POWH, CX_POWQ = 58, 72  # memo of (1 - k/U)**h_eff and (1 - q_market)**k, k = 0..13
+CX_QB = 86  # scratch of _tail: powers of 1 - p
+CX_PRUNE = 94  # 1.0: score may skip plans that cannot raise its best (see there)
+CX_XH, CX_XL = 95, 105  # per category: beat + joker value above / not above the Rat (_set_rat)
+CX_SIZE = 115
+_MARGIN = 1.0 + 1e-9  # a computed _tail exceeds 1 by rounding only, far less than this
+# int64 work array: [0:32] card buffer, W_SM.. collective summary, W_H.. hand (up to 8),
+# W_MEMO: which scores of the decision are memoized (_values), W_ORDER.. the legal actions in
+# table order (_argmax)
+W_SM, W_NJ, W_NUNK, W_NC, W_NH, W_H, W_DECKTOP, W_MEMO = 32, 33, 34, 35, 36, 37, 45, 46
+W_ORDER = 48
+_MAX_LEGAL = C.MAX_LEGAL  # a module-level int: a compile-time constant for stack_i64
+W_SIZE = W_ORDER + _MAX_LEGAL
 
 
 @njit(cache=True, inline="always")
 def _bit(c):
+    """Bit of standard card ``c`` in a suit-rank mask (``16 * suit + rank``)."""
     return np.int64(1) << (16 * (c & 3) + (c >> 2))
 
 
+@njit(cache=True, inline="always")
+def _count_pile(s, b, ctx, u, us, ur):
+    """Add the cards of the pile at ``b`` to the per-suit and per-rank counts at ``ctx[us]``,
+    ``ctx[ur]`` (and the total at ``ctx[u]`` if ``u >= 0``)."""
+    for i in range(s[b]):
+        c = s[b + 1 + i]
+        if u >= 0:
+            ctx[u] += 1
+        ctx[us + (c & 3)] += 1
+        ctx[ur + (c >> 2)] += 1
+
+
 @njit(cache=True)
-def build_context(s, player, peek, prm, ctx, w, obs):
-    """Fill ``ctx`` (float64 ``CX_SIZE``) and ``w`` (int64 ``W_SIZE``) with what ``player``
-    knows: unseen cards per suit and rank, relevant available cards (market; plus the other
-    hands if ``peek``), the chance per open slot of a card of each suit and rank (``prm``:
-    the policy parameters), the Rat's face-up best strength (its true strength if ``peek``),
-    the collective hand as a suit-rank bit mask, own hand. Without ``peek`` it reads only
-    :func:`core.observe` (``obs``: int64 ``OBS_SIZE`` scratch)."""
-    ctx[:] = 0.0
-    C.observe(s, player, obs)
-    o = C.OBS_CARDS
+def build_context(s, player, peek, prm, ctx, w):
+    """Fill ``ctx`` (float64, at least ``CX_SIZE``) and ``w`` (int64 ``W_SIZE``) with what
+    ``player`` knows: unseen cards per suit and rank, relevant available cards (market; plus
+    the other hands if ``peek``), the Rat's face-up best strength (its true strength if
+    ``peek``) and the plan factors that depend on it (:func:`_set_rat`), the collective hand
+    as a suit-rank bit mask, own hand; the chance per open slot of a card of each suit and
+    rank (``prm``: the policy parameters) is left NaN, to be computed when first read
+    (:func:`_slot`). Without ``peek`` it reads only what :func:`core.observe` shows: the own
+    hand, the market, the collective hand (a face-down card only if ``player`` played it), the
+    expert reveals, the Rat's face-up cards, the prediction card, the characters and the cards
+    out of the game; every other standard card counts as unseen."""
+    ctx[:CX_RV] = 0.0  # the counts; every other field is set below
+    seen = np.int64(0)  # standard cards whose place the player sees (suit-rank bits)
     sm = np.int64(0)
     nj = 0
     nknown = 0
-    nh = 0
     nr = 0
-    for c in range(54):
-        loc = obs[c]
-        if loc == C.LOC_UNSEEN:
-            if c < 52:
-                if peek:
-                    continue
-                ctx[CX_U] += 1
-                ctx[CX_US + (c & 3)] += 1
-                ctx[CX_UR + (c >> 2)] += 1
-        elif loc == C.LOC_MARKET:
-            ctx[CX_MS + (c & 3)] += 1
-            ctx[CX_MR + (c >> 2)] += 1
-        elif loc == C.LOC_COLLECTIVE or loc == C.LOC_MY_FACEDOWN or loc == C.LOC_REVEALED:
-            if c >= 52:
-                nj += 1
-            else:
-                sm |= _bit(c)
-                nknown += 1
-        elif loc == C.LOC_MY_HAND:
-            w[W_H + nh] = c
-            nh += 1
-        elif loc == C.LOC_RAT_UP or loc == C.LOC_ACTIVE_KING:
+    hb = C.hand_base(player)
+    nh = s[hb]
+    for i in range(nh):
+        c = s[hb + 1 + i]
+        w[W_H + i] = c
+        if c < 52:
+            seen |= _bit(c)
+    for i in range(s[C.MARKET]):
+        seen |= _bit(s[C.MARKET + 1 + i])
+    _count_pile(s, C.MARKET, ctx, -1, CX_MS, CX_MR)
+    fd = s[C.COLL_FD] == 1
+    for i in range(s[C.COLL]):
+        c = s[C.COLL + 1 + i]
+        if c >= 52:
+            nj += 1
+        elif i > 0 or not fd or peek or s[C.FD_OWNER] == player:
+            sm |= _bit(c)
+            seen |= _bit(c)
+            nknown += 1
+    for i in range(s[C.REVEAL]):
+        c = s[C.REVEAL + 1 + i]
+        if c >= 52:
+            nj += 1
+        else:
+            sm |= _bit(c)
+            seen |= _bit(c)
+            nknown += 1
+    nfd = 0
+    for i in range(s[C.RAT]):
+        c = s[C.RAT + 1 + i]
+        if s[C.RAT_UP + i] == 1:
+            seen |= _bit(c)
             if not peek:
                 w[nr] = c
                 nr += 1
-    ncoll = obs[o + 24] + s[C.REVEAL]
+        else:
+            nfd += 1
     w[W_DECKTOP] = -1
     if peek:
         # the pool of cards still to come: deck and discard pile; other hands count as outs
-        for b in (C.DECK, C.DISCARD):
-            for i in range(s[b]):
-                c = s[b + 1 + i]
-                ctx[CX_U] += 1
-                ctx[CX_US + (c & 3)] += 1
-                ctx[CX_UR + (c >> 2)] += 1
+        _count_pile(s, C.DECK, ctx, CX_U, CX_US, CX_UR)
+        _count_pile(s, C.DISCARD, ctx, CX_U, CX_US, CX_UR)
         for q in range(s[C.N_PLAYERS]):
             if q != player:
-                hb = C.hand_base(q)
-                for i in range(s[hb]):
-                    c = s[hb + 1 + i]
-                    ctx[CX_MS + (c & 3)] += 1
-                    ctx[CX_MR + (c >> 2)] += 1
-        if s[C.COLL_FD] == 1 and s[C.FD_OWNER] != player:
-            c = s[C.COLL + 1]
-            sm |= _bit(c)
-            nknown += 1
+                _count_pile(s, C.hand_base(q), ctx, -1, CX_MS, CX_MR)
         for i in range(s[C.RAT]):
             w[nr] = s[C.RAT + 1 + i]
             nr += 1
         if s[C.DECK] > 0:
             w[W_DECKTOP] = s[C.DECK + s[C.DECK]]
-    ctx[CX_RV] = eval_hand(w, nr, 1) if nr >= 5 else 0.0
+    else:
+        if s[C.PRED_CARD] >= 0:
+            seen |= _bit(s[C.PRED_CARD])
+        for b in (C.CHARS, C.OUT):
+            for i in range(s[b]):
+                c = s[b + 1 + i]
+                if c < 52:
+                    seen |= _bit(c)
+        ctx[CX_U] = 52 - (popcount(seen & 0x1FFF) + popcount((seen >> 16) & 0x1FFF)
+                          + popcount((seen >> 32) & 0x1FFF) + popcount((seen >> 48) & 0x1FFF))
+        for su in range(4):
+            ctx[CX_US + su] = 13 - popcount((seen >> (16 * su)) & 0x1FFF)
+        for r in range(13):
+            ctx[CX_UR + r] = 4 - (((seen >> r) & 1) + ((seen >> (16 + r)) & 1)
+                                  + ((seen >> (32 + r)) & 1) + ((seen >> (48 + r)) & 1))
+    ncoll = s[C.COLL] + s[C.REVEAL]
     ctx[CX_T] = s[C.TARGET]
     pred = s[C.PRED_CAT]
     ctx[CX_PRED] = pred if (pred >= 0 and s[C.JSUP] > 0) else -1
     ctx[CX_MATCH] = s[C.C_MATCH]
     ctx[CX_PEEK] = 1.0 if peek else 0.0
-    ctx[CX_NFD] = obs[o + 23]
+    _set_rat(ctx, prm, eval_hand(w, nr, 1) if nr >= 5 else 0.0)
+    ctx[CX_NFD] = nfd
     w[W_SM] = sm
     w[W_NJ] = nj
     w[W_NC] = ncoll
     w[W_NUNK] = ncoll - nknown - nj
     w[W_NH] = nh
-    for su in range(4):
-        ctx[CX_PS + su] = _slot_p(ctx[CX_US + su], ctx[CX_MS + su], ctx, prm)
-    for r in range(13):
-        ctx[CX_PR + r] = _slot_p(ctx[CX_UR + r], ctx[CX_MR + r], ctx, prm)
+    for k in range(17):  # computed when first needed (_slot)
+        ctx[CX_PS + k] = np.nan
+    if prm[P_H] != _TAB_H or prm[P_Q] != _TAB_Q:  # else the powers come from the tables
+        for k in range(28):
+            ctx[CX_POWH + k] = np.nan
+    # pruning (score): sound when every chance per slot lies in [0, 1] (so every _tail lies in
+    # [0, 1] up to rounding) and the new-pair factor is not negative
+    ok = prm[P_H] >= 0.0 and 0.0 <= prm[P_Q] <= 1.0 and prm[P_NEWPAIR] >= 0.0
+    ctx[CX_PRUNE] = 1.0 if ok else 0.0
+
+
+@njit(cache=True, inline="always")
+def _slot(ctx, prm, i):
+    """``ctx[CX_PS + i]`` (``i`` = suit, or 4 + rank: ``CX_PR = CX_PS + 4``), computed by
+    :func:`_slot_p` the first time it is needed in a decision (NaN until then)."""
+    v = ctx[CX_PS + i]
+    if v != v:
+        v = _slot_p(ctx[CX_US + i], ctx[CX_MS + i], ctx, prm)
+        ctx[CX_PS + i] = v
+    return v
 
 
 @njit(cache=True, inline="always")
 def _slot_p(rel, mrel, ctx, prm):
     """Chance that one future slot of the collective hand gets a relevant card: the player
     filling it chooses among ~h_eff cards (a fraction rel/U of them relevant) or takes one of
-    the ``mrel`` relevant available cards."""
-    u = ctx[CX_U]
-    f = rel / u if u > 0 else 0.0
-    miss = (1.0 - f) ** prm[P_H]
+    the ``mrel`` relevant available cards. The two powers come from :data:`POW_H_TAB` /
+    :data:`POW_Q_TAB` at the default parameters, else they are memoized in ``ctx`` by count
+    (``CX_POWH``, ``CX_POWQ``: NaN until computed)."""
+    k = np.int64(rel)
+    if prm[P_H] == _TAB_H:
+        miss = POW_H_TAB[np.int64(ctx[CX_U]), k]
+    else:
+        miss = ctx[CX_POWH + k]
+        if miss != miss:
+            u = ctx[CX_U]
+            f = rel / u if u > 0 else 0.0
+            miss = (1.0 - f) ** prm[P_H]
+            ctx[CX_POWH + k] = miss
     if mrel > 0:
-        miss *= (1.0 - prm[P_Q]) ** mrel
+        m = np.int64(mrel)
+        if prm[P_Q] == _TAB_Q:
+            pq = POW_Q_TAB[m]
+        else:
+            pq = ctx[CX_POWQ + m]
+            if pq != pq:
+                pq = (1.0 - prm[P_Q]) ** mrel
+                ctx[CX_POWQ + m] = pq
+        miss *= pq
     return 1.0 - miss
 
 
+@njit(cache=True)
+def _pow_tables(h, q):
+    """The powers of :func:`_slot_p` for the parameters ``h`` (``h_eff``) and ``q``
+    (``q_market``), computed by the same expressions: ``out_h[u, k] = (1 - k/u)**h`` (1 for
+    ``u = 0``), ``u`` 0..52 unseen cards, ``k`` 0..13 relevant ones; ``out_q[m] = (1 - q)**m``,
+    ``m`` 0..13. Returns ``(out_h float64 (53, 14), out_q float64 (14,))``."""
+    out_h = np.empty((53, 14))
+    out_q = np.empty(14)
+    for iu in range(53):
+        u = np.float64(iu)
+        for k in range(14):
+            rel = np.float64(k)
+            f = rel / u if u > 0 else 0.0
+            out_h[iu, k] = (1.0 - f) ** h
+    for m in range(14):
+        out_q[m] = (1.0 - q) ** np.float64(m)
+    return out_h, out_q
+
+
+_TAB_H, _TAB_Q = float(DEFAULT_PARAMS[P_H]), float(DEFAULT_PARAMS[P_Q])
+POW_H_TAB, POW_Q_TAB = _pow_tables(_TAB_H, _TAB_Q)
+"""The powers of :func:`_slot_p` at the default ``h_eff`` and ``q_market`` (a pow costs about
+20 ns and a decision needs a few): :func:`_slot_p` reads them when its parameters equal the
+defaults. Computed at import by the same compiled expression, so the values are the same bits."""
+
+
 @njit(cache=True, inline="always")
-def _tail(L, k, p):
-    """P(X >= k) for X ~ Binomial(L, p), L <= 7."""
+def _tail(L, k, p, ctx):
+    """P(X >= k) for X ~ Binomial(L, p), L <= 7: the terms ``C(L, i) p^i q^(L-i)`` summed for
+    ``i = k..L`` in that order, each power a running product from 1 (``ctx[CX_QB:]`` holds the
+    powers of ``q = 1 - p``)."""
     if k <= 0:
         return 1.0
     if k > L:
@@ -229,12 +344,14 @@ def _tail(L, k, p):
         pk *= p
     if k == L:
         return pk
+    qi = 1.0
+    ctx[CX_QB] = 1.0
+    for j in range(1, L - k + 1):
+        qi *= q
+        ctx[CX_QB + j] = qi
     t = 0.0
     for i in range(k, L + 1):
-        qi = 1.0
-        for _ in range(L - i):
-            qi *= q
-        t += BINOM[L, i] * pk * qi
+        t += BINOM[L, i] * pk * ctx[CX_QB + L - i]
         pk *= p
     return t
 
@@ -261,6 +378,8 @@ def _beat(est, exact, ctx, prm):
 
 @njit(cache=True, inline="always")
 def _jb(cat, ctx, prm):
+    """Value of earning a joker (``joker_value``) if a hand of category ``cat`` makes the
+    prediction, else 0."""
     pred = ctx[CX_PRED]
     if pred < 0:
         return 0.0
@@ -270,13 +389,57 @@ def _jb(cat, ctx, prm):
 
 
 @njit(cache=True)
+def _set_rat(ctx, prm, rv):
+    """Set the Rat's strength ``ctx[CX_RV] = rv`` and the plan factors that depend on it: for
+    each category ``cat`` (0..9), ``ctx[CX_XH + cat]`` = ``_beat + _jb`` of a plan of that
+    category stronger than ``rv``, ``ctx[CX_XL + cat]`` = the same for one not stronger (the
+    same two terms added as in :func:`_beat` ``(est, False) +`` :func:`_jb`)."""
+    ctx[CX_RV] = rv
+    peek = ctx[CX_PEEK] == 1.0
+    rc = np.int64(rv) >> 20
+    for cat in range(10):
+        jb = _jb(cat, ctx, prm)
+        if peek:
+            hi = 1.0
+            lo = 0.0
+        else:
+            lo = 0.0 if cat < rc else prm[P_EQLO]
+            gap = cat - rc
+            hi = prm[P_EQHI] if gap == 0 else (prm[P_GT1] if gap == 1 else prm[P_GT2])
+        ctx[CX_XH + cat] = hi + jb
+        ctx[CX_XL + cat] = lo + jb
+
+
+@njit(cache=True, inline="always")
+def _most_held(m1, m2, m3, m4):
+    """(count, rank) of the highest rank held most often, from the masks of the ranks held at
+    least 1, 2, 3 and 4 times; (0, -1) if none."""
+    if m4:
+        return 4, high_bit(m4)
+    if m3:
+        return 3, high_bit(m3)
+    if m2:
+        return 2, high_bit(m2)
+    if m1:
+        return 1, high_bit(m1)
+    return 0, -1
+
+
+@njit(cache=True)
 def score(sm, nj, nunk, nc, L, ctx, prm, buf):
     """Value of a collective hand for the players: the best over plans (flush per suit,
     straight per window, rank sets) of P(plan completes in the ``L`` open slots) x (chance it
     beats the Rat + joker value if it makes the prediction). ``sm``: suit-rank bit mask of the
     known cards (bit ``16*suit + rank``), ``nj`` jokers, ``nunk`` unknown (face-down) cards,
-    ``nc`` cards in all. A complete, fully known hand is scored exactly with the poker
-    evaluator (``buf``: int64 scratch >= 8). Returns a float in [0, 1 + joker_value]."""
+    ``nc`` cards in all; ``ctx``: a context of :func:`build_context` (its chance memo and
+    scratch are written). A complete, fully known hand is scored exactly with the poker
+    evaluator (``buf``: int64 scratch of at least ``nc`` words). Returns a float in
+    [0, 1 + joker_value].
+
+    A plan's value is ``_tail(...) * x`` with ``x`` its chance to beat the Rat plus joker value;
+    when every chance per slot lies in [0, 1] (``CX_PRUNE``) a plan whose ``x`` cannot exceed
+    the best value so far is skipped without computing its tail (the result is the same
+    maximum)."""
     T = np.int64(ctx[CX_T])
     A = T - 5
     if L <= 0:
@@ -286,7 +449,7 @@ def score(sm, nj, nunk, nc, L, ctx, prm, buf):
             for su in range(4):
                 m = (sm >> (16 * su)) & 0x1FFF
                 while m:
-                    r = HIGH13[m]
+                    r = high_bit(m)
                     buf[n] = 4 * r + su
                     n += 1
                     m &= ~(np.int64(1) << r)
@@ -297,66 +460,67 @@ def score(sm, nj, nunk, nc, L, ctx, prm, buf):
             return _beat(st, True, ctx, prm) + _jb(st >> 20, ctx, prm)
     nreal = nc - nj
     best = 0.0
+    s0 = sm & 0x1FFF
+    s1 = (sm >> 16) & 0x1FFF
+    s2 = (sm >> 32) & 0x1FFF
+    s3 = (sm >> 48) & 0x1FFF
+    prune = ctx[CX_PRUNE] == 1.0
+    rv = ctx[CX_RV]
+    # a flush or straight plan holding ``have`` of the cards is open iff at most A cards are
+    # off the plan (have >= nreal - A) and the rest fits the open slots (5 - have - nj <= L)
+    hmin = max(nreal - A, 5 - nj - L)
     # flush plans
     for su in range(4):
         m = (sm >> (16 * su)) & 0x1FFF
-        cnt = POP13[m]
-        off = nreal - cnt
-        if off > A:
+        cnt = popcount(m)
+        if cnt < hmin:
             continue
-        need = 5 - cnt - nj
-        if need < 0:
-            need = 0
-        if need > L:
-            continue
-        top = HIGH13[m] if m else 8
+        need = max(0, 5 - cnt - nj)
+        top = high_bit(m) if m else 8
         if nj > 0 or need > 0:
             top = max(top, 11)
         est = (5 << 20) | (top << 16)
-        p = ctx[CX_PS + su]
-        v = _tail(L, need, p) * (_beat(est, False, ctx, prm) + _jb(5, ctx, prm))
+        x = ctx[CX_XH + 5] if est > rv else ctx[CX_XL + 5]
+        if prune and x * _MARGIN <= best:
+            continue
+        v = _tail(L, need, _slot(ctx, prm, su), ctx) * x
         if v > best:
             best = v
-    l1 = (sm | (sm >> 16) | (sm >> 32) | (sm >> 48)) & 0x1FFF
-    # straight plans
-    for wi in range(10):
-        W = WINDOWS[wi]
-        have = POP13[l1 & W]
-        off = nreal - have
-        if off > A:
-            continue
-        need = 5 - have - nj
-        if need < 0:
-            need = 0
-        if need > L:
-            continue
-        p = 1.0
-        if need > 0:
-            miss = W & ~l1
-            p = 0.0
-            nm = 0
-            while miss:
-                r = HIGH13[miss]
-                p += ctx[CX_PR + r]
-                nm += 1
-                miss &= ~(np.int64(1) << r)
-            p /= nm
-        est = (4 << 20) | (WINDOW_TOP[wi] << 16)
-        v = _tail(L, need, p) * (_beat(est, False, ctx, prm) + _jb(4, ctx, prm))
-        if v > best:
-            best = v
-    # rank-set plans on the two ranks held most (then highest)
-    c1, r1, c2, r2 = 0, -1, 0, -1
-    for r in range(12, -1, -1):
-        k = (((sm >> r) & 1) + ((sm >> (16 + r)) & 1) + ((sm >> (32 + r)) & 1)
-             + ((sm >> (48 + r)) & 1))
-        if k > c1:
-            c2, r2 = c1, r1
-            c1, r1 = k, r
-        elif k > c2:
-            c2, r2 = k, r
+    l1 = s0 | s1 | s2 | s3
+    # straight plans (none if even all the ranks held are too few)
+    if popcount(l1) >= hmin:
+        for wi in range(10):
+            W = WINDOWS[wi]
+            have = popcount(l1 & W)
+            if have < hmin:
+                continue
+            need = max(0, 5 - have - nj)
+            est = (4 << 20) | (WINDOW_TOP[wi] << 16)
+            x = ctx[CX_XH + 4] if est > rv else ctx[CX_XL + 4]
+            if prune and x * _MARGIN <= best:
+                continue
+            p = 1.0
+            if need > 0:
+                miss = W & ~l1
+                p = 0.0
+                nm = 0
+                while miss:
+                    r = high_bit(miss)
+                    p += _slot(ctx, prm, 4 + r)
+                    nm += 1
+                    miss &= ~(np.int64(1) << r)
+                p /= nm
+            v = _tail(L, need, p, ctx) * x
+            if v > best:
+                best = v
+    # rank-set plans on the two ranks held most (then highest): rank masks held 2+, 3+, 4 times
+    m2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    m3 = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    m4 = s0 & s1 & s2 & s3
+    c1, r1 = _most_held(l1, m2, m3, m4)
     if c1 > 0:
-        p1 = ctx[CX_PR + r1]
+        nb = ~(np.int64(1) << r1)
+        c2, r2 = _most_held(l1 & nb, m2 & nb, m3 & nb, m4 & nb)
         # four of a kind, three of a kind, pair on r1
         for size, cat in ((4, 7), (3, 3), (2, 1)):
             need = size - c1 - nj
@@ -366,7 +530,10 @@ def score(sm, nj, nunk, nc, L, ctx, prm, buf):
             if need > L or off > T - size:
                 continue
             est = (cat << 20) | (r1 << 16)
-            v = _tail(L, need, p1) * (_beat(est, False, ctx, prm) + _jb(cat, ctx, prm))
+            x = ctx[CX_XH + cat] if est > rv else ctx[CX_XL + cat]
+            if prune and x * _MARGIN <= best:
+                continue
+            v = _tail(L, need, _slot(ctx, prm, 4 + r1), ctx) * x
             if v > best:
                 best = v
         # full house and two pair on r1 + r2 (r2 may be a new rank)
@@ -380,18 +547,25 @@ def score(sm, nj, nunk, nc, L, ctx, prm, buf):
                 off = nreal - c1 - c2
                 if need > L or off > T - size1 - 2:
                     continue
-                p = 0.5 * (p1 + ctx[CX_PR + r2])
                 rr2 = r2
-                v = _tail(L, need, p)
             else:
                 n1 = max(0, size1 - c1 - nj)
                 off = nreal - c1
                 if n1 + 2 > L or off > T - size1 - 2:
                     continue
-                v = _tail(L - 2, n1, p1) * prm[P_NEWPAIR]
                 rr2 = 0
             est = (cat << 20) | (r1 << 16) | (rr2 << 12)
-            v *= _beat(est, False, ctx, prm) + _jb(cat, ctx, prm)
+            x = ctx[CX_XH + cat] if est > rv else ctx[CX_XL + cat]
+            if c2 > 0:
+                if prune and x * _MARGIN <= best:
+                    continue
+                v = _tail(L, need, 0.5 * (_slot(ctx, prm, 4 + r1) + _slot(ctx, prm, 4 + r2)),
+                          ctx)
+            else:
+                if prune and prm[P_NEWPAIR] * x * _MARGIN <= best:
+                    continue
+                v = _tail(L - 2, n1, _slot(ctx, prm, 4 + r1), ctx) * prm[P_NEWPAIR]
+            v *= x
             if v > best:
                 best = v
     return best
@@ -418,19 +592,76 @@ def _coll_score(w, add, remove, L, ctx, prm):
 
 
 @njit(cache=True)
-def _best_play(w, extra, L, ctx, prm):
-    """Best score after playing one card of the hand (plus ``extra`` if >= 0) into the
-    collective hand with ``L`` open slots."""
-    best = _coll_score(w, -1, -1, L, ctx, prm) if w[W_NH] == 0 and extra < 0 else -1.0
+def _best_play(w, L, ctx, prm):
+    """Best score after playing one card of the hand into the collective hand with ``L`` open
+    slots (with an empty hand: the score as it is)."""
+    best = _coll_score(w, -1, -1, L, ctx, prm) if w[W_NH] == 0 else -1.0
     for i in range(w[W_NH]):
         v = _coll_score(w, w[W_H + i], -1, L - 1, ctx, prm)
         if v > best:
             best = v
-    if extra >= 0:
-        v = _coll_score(w, extra, -1, L - 1, ctx, prm)
-        if v > best:
-            best = v
     return best
+
+
+# ---- the valuation of one decision, with its scores memoized ------------------------------------
+F_ADD = CX_SIZE
+"""``f[F_ADD + c]`` (``c`` a standard card, 52 for either joker): the score of the collective
+hand with ``c`` added and one open slot fewer (:func:`_add_score`)."""
+F_BASE = F_ADD + 53
+"""``f[F_BASE]``: the score of the collective hand as it is; ``f[F_BASE + 1]``: the best
+score after playing a hand card (:func:`_best_play`)."""
+F_VALS = F_BASE + 2
+"""``f[F_VALS + i]``: the value of legal action ``i``."""
+F_SIZE = F_VALS + C.MAX_LEGAL
+M_BASE, M_BEST_PLAY = 53, 54
+"""Bits of ``w[W_MEMO]``: bit ``k`` set once ``f[F_ADD + k]`` is computed (``k`` < 53), bit
+``M_BASE`` / ``M_BEST_PLAY`` once ``f[F_BASE]`` / ``f[F_BASE + 1]`` is."""
+
+
+@njit(cache=True, inline="always")
+def _memo_score(f, w, k, c, L, prm):
+    """``f[F_ADD + k]``, computed once per decision (bit ``k`` of ``w[W_MEMO]``): the score of
+    the collective hand with card ``c`` added and one open slot fewer, or (``c`` = -1) as it is
+    with ``L`` open slots."""
+    bit = np.int64(1) << k
+    if w[W_MEMO] & bit:
+        return f[F_ADD + k]
+    v = _coll_score(w, c, -1, L - 1 if c >= 0 else L, f, prm)
+    f[F_ADD + k] = v
+    w[W_MEMO] |= bit
+    return v
+
+
+@njit(cache=True, inline="always")
+def _add_score(f, w, c, L, prm):
+    """``_coll_score(w, c, -1, L - 1, f, prm)``, computed once per decision and card (either
+    joker counts as card 52)."""
+    return _memo_score(f, w, c if c < 52 else 52, c, L, prm)
+
+
+@njit(cache=True, inline="always")
+def _base_score(f, w, L, prm):
+    """The score of the collective hand as it is (``L`` open slots), once per decision."""
+    return _memo_score(f, w, M_BASE, -1, L, prm)
+
+
+@njit(cache=True, inline="always")
+def _best_play_memo(f, w, L, prm):
+    """:func:`_best_play` from the memoized scores, once per decision."""
+    bit = np.int64(1) << M_BEST_PLAY
+    if w[W_MEMO] & bit:
+        return f[F_BASE + 1]
+    if w[W_NH] == 0:
+        v = _base_score(f, w, L, prm)
+    else:
+        v = -1.0
+        for i in range(w[W_NH]):
+            x = _add_score(f, w, w[W_H + i], L, prm)
+            if x > v:
+                v = x
+    f[F_BASE + 1] = v
+    w[W_MEMO] |= bit
+    return v
 
 
 @njit(cache=True)
@@ -452,51 +683,47 @@ def random_policy(s, player, legal, n_legal, params, rng):
     r = rand_below(rng, 0, n_legal)
     if n_legal == 1:
         return legal[0]
-    order = np.empty(C.MAX_LEGAL, dtype=np.int64)
+    order = stack_i64(_MAX_LEGAL)
     C.legal_actions_in_table_order(s, order)
     return order[r]
 
 
 @njit(cache=True)
-def _values(s, player, legal, n_legal, params, peek, greedy, vals):
+def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
     """Value of each legal action for the greedy (``greedy=True``: effect on the collective
-    hand only) or the heuristic valuation; fills ``vals[:n_legal]``."""
-    ctx = np.empty(CX_SIZE, dtype=np.float64)
-    w = np.zeros(W_SIZE, dtype=np.int64)
-    obs = np.empty(C.OBS_SIZE, dtype=np.int64)
-    build_context(s, player, peek, params, ctx, w, obs)
+    hand only) or the heuristic valuation; fills ``f[F_VALS:F_VALS + n_legal]``. ``f``:
+    float64 scratch of ``F_SIZE`` (the context, then the memoized scores), ``w``: int64
+    scratch of ``W_SIZE``. Each score is computed only if an action needs it, and once."""
+    build_context(s, player, peek, params, f, w)
+    w[W_MEMO] = 0
+    ctx = f
     T = s[C.TARGET]
     nc = w[W_NC]
     L = T - nc
-    ph = s[C.PHASE]
-    base = _coll_score(w, -1, -1, L, ctx, params)
     fits_ok = L >= 1
-    bp = -1.0
-    if ph == C.PH_DRAW or ph == C.PH_PLAY:
-        bp = _best_play(w, -1, L, ctx, params)
     for i in range(n_legal):
         a = legal[i]
         k = a >> 6
         arg = a & 63
-        v = base
         if k == C.K_DRAW_MARKET:
-            v = max(bp, _coll_score(w, arg, -1, L - 1, ctx, params))
+            v = max(_best_play_memo(f, w, L, params), _add_score(f, w, arg, L, params))
         elif k == C.K_DRAW_DECK:
-            v = bp
+            v = _best_play_memo(f, w, L, params)
             if peek and w[W_DECKTOP] >= 0:
-                v = max(bp, _coll_score(w, w[W_DECKTOP], -1, L - 1, ctx, params))
+                v = max(v, _add_score(f, w, w[W_DECKTOP], L, params))
             if not greedy:
                 v += params[T_DRAW]
         elif k == C.K_PLAY:
-            v = _coll_score(w, arg, -1, L - 1, ctx, params)
+            v = _add_score(f, w, arg, L, params)
         elif k == C.K_JOKER:
-            v = _coll_score(w, arg, -1, L - 1, ctx, params)
+            v = _add_score(f, w, arg, L, params)
             if not greedy and L > 1:
                 v -= params[T_JOKER]
         elif k == C.K_JREMOVE:
             if arg == C.FACE_DOWN_TARGET and not peek:
                 v = -1.0
             else:
+                base = _base_score(f, w, L, params)
                 old = ctx[CX_RV]
                 v = 0.0
                 m = 0
@@ -505,10 +732,10 @@ def _values(s, player, legal, n_legal, params, peek, greedy, vals):
                     if arg == C.FACE_DOWN_TARGET:  # peek: the mean over the possible cards
                         hit = s[C.RAT_UP + slot] == 0 and s[C.RAT + 1 + slot] >> 2 != C.KING
                     if hit:
-                        ctx[CX_RV] = _rat_without(s, slot, peek, w)
-                        v += _best_play(w, -1, L, ctx, params) if w[W_NH] > 0 else base
+                        _set_rat(ctx, params, _rat_without(s, slot, peek, w))
+                        v += _best_play(w, L, ctx, params) if w[W_NH] > 0 else base
                         m += 1
-                ctx[CX_RV] = old
+                _set_rat(ctx, params, old)
                 v = v / m if m > 0 else base
                 if not greedy:
                     v -= params[T_REMOVE]
@@ -528,30 +755,34 @@ def _values(s, player, legal, n_legal, params, peek, greedy, vals):
                 v -= params[T_SWAP]
         elif k == C.K_SWAP_IN or k == C.K_PSWAP_IN:
             v = _coll_score(w, arg, s[C.PENDING], L, ctx, params)
-        elif greedy:
+        else:
+            base = _base_score(f, w, L, params)
             v = base
-        elif k == C.K_STAKE or k == C.K_PSTAKE:
-            v = base + (1e-3 if base >= params[T_HEART] else -1.0)
-        elif k == C.K_PREVEAL:
-            v = base + 1.0
-        elif k == C.K_PUSH or k == C.K_PPUSH:
-            if arg == C.DECK_TOP:
-                v = base + 1e-4
-            elif fits_ok:
-                f = _coll_score(w, arg, -1, L - 1, ctx, params) - base
-                v = base + (1e-3 * (f - params[T_PUSH]) if f >= params[T_PUSH] else -1.0)
-            else:
-                v = base - 1.0
-        elif k == C.K_DISCARD or k == C.K_PDISCARD:
-            if fits_ok:
-                f = _coll_score(w, arg, -1, L - 1, ctx, params) - base
-                v = base + (1e-3 * (params[T_DISC] - f) + 1e-6 if f < params[T_DISC] else -1.0)
-            else:
-                v = base - 1.0
-        elif k == C.K_EREVEAL:
-            losing = base < 0.5
-            v = base + (1.0 if (losing and s[C.REVEAL] < params[T_REVEALS]) else -1.0)
-        vals[i] = v
+            if greedy:
+                pass
+            elif k == C.K_STAKE or k == C.K_PSTAKE:
+                v = base + (1e-3 if base >= params[T_HEART] else -1.0)
+            elif k == C.K_PREVEAL:
+                v = base + 1.0
+            elif k == C.K_PUSH or k == C.K_PPUSH:
+                if arg == C.DECK_TOP:
+                    v = base + 1e-4
+                elif fits_ok:
+                    x = _add_score(f, w, arg, L, params) - base
+                    v = base + (1e-3 * (x - params[T_PUSH]) if x >= params[T_PUSH] else -1.0)
+                else:
+                    v = base - 1.0
+            elif k == C.K_DISCARD or k == C.K_PDISCARD:
+                if fits_ok:
+                    x = _add_score(f, w, arg, L, params) - base
+                    v = base + (1e-3 * (params[T_DISC] - x) + 1e-6 if x < params[T_DISC]
+                                else -1.0)
+                else:
+                    v = base - 1.0
+            elif k == C.K_EREVEAL:
+                losing = base < 0.5
+                v = base + (1.0 if (losing and s[C.REVEAL] < params[T_REVEALS]) else -1.0)
+        f[F_VALS + i] = v
 
 
 @njit(cache=True)
@@ -568,10 +799,11 @@ def _index_of(legal, n, a):
 
 
 @njit(cache=True)
-def _argmax(s, vals, n, legal, rng, random_ties):
+def _argmax(s, vals, n, legal, rng, random_ties, order):
     """The best-valued action; ties: the first in table order
-    (:func:`engines.river_rats.core.legal_actions_in_table_order`: cards as they lie), or
-    (``random_ties``) a uniform pick among them in table order."""
+    (:func:`engines.river_rats.core.legal_actions_in_table_order`: cards as they lie, written
+    into the int64 scratch ``order`` of ``MAX_LEGAL``), or (``random_ties``) a uniform pick
+    among them in table order."""
     best = vals[0]
     for i in range(1, n):
         if vals[i] > best:
@@ -586,7 +818,31 @@ def _argmax(s, vals, n, legal, rng, random_ties):
     pick = rand_below(rng, 0, cnt) if random_ties else 0
     if cnt == 1:
         return legal[first]
-    order = np.empty(C.MAX_LEGAL, dtype=np.int64)
+    # most ties are among plays, market draws or discards: their table order is the order of
+    # the cards as they lie (hand, then market), so the piles are walked directly
+    kind = -1
+    for i in range(n):
+        if vals[i] == best:
+            k = legal[i] >> 6
+            if kind == -1:
+                kind = k
+            elif k != kind:
+                kind = -2
+                break
+    if kind == C.K_PLAY or kind == C.K_DRAW_MARKET or kind == C.K_DISCARD \
+            or kind == C.K_PDISCARD:
+        for b in (C.hand_base(s[C.CUR]), C.MARKET):
+            if (kind == C.K_PLAY and b == C.MARKET) or (kind == C.K_DRAW_MARKET
+                                                         and b != C.MARKET):
+                continue
+            for j in range(s[b]):
+                a = kind * 64 + s[b + 1 + j]
+                i = _index_of(legal, n, a)
+                if legal[i] == a and vals[i] == best:
+                    if pick == 0:
+                        return a
+                    pick -= 1
+        return legal[first]
     C.legal_actions_in_table_order(s, order)
     for j in range(n):
         a = order[j]
@@ -603,9 +859,11 @@ def _plan_policy(s, player, legal, n_legal, params, rng, peek, one_step):
     ``one_step``: the greedy one-step score instead of the plan heuristic); ties at random."""
     if n_legal == 1:
         return legal[0]
-    vals = np.empty(n_legal, dtype=np.float64)
-    _values(s, player, legal, n_legal, params, peek, one_step, vals)
-    return _argmax(s, vals, n_legal, legal, rng, one_step)
+    f = stack_f64(F_SIZE)  # scratch in this frame: no allocation per decision
+    w = stack_i64(W_SIZE)
+    _values(s, player, legal, n_legal, params, peek, one_step, f, w)
+    return _argmax(s, f[F_VALS:F_VALS + n_legal], n_legal, legal, rng, one_step,
+                   w[W_ORDER:W_ORDER + C.MAX_LEGAL])
 
 
 @njit(cache=True)

@@ -1,5 +1,5 @@
 """Compiled building blocks of the poker evaluator's fast path: summing a hand's card records
-with 128-bit vector adds, and a population count.
+with 128-bit vector adds (the population count is :func:`engines.bits.popcount`).
 
 OMPEval (Timo Kaufmann, https://github.com/zekyll/OMPEval) keeps each card as one 16-byte
 record (rank key + suit counters, and the card's bit) and adds a hand's records with one SSE
@@ -20,30 +20,9 @@ from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-__all__ = ["popcount", "card_sums5", "card_sums6", "card_sums7", "record_sums"]
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of a 64-bit integer (compiled only; LLVM ``ctpop``, one ``popcnt``
-    instruction on x86-64). Returns ``int64``."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(x)
-
-    def codegen(context, builder, signature, args):
-        i64 = ir.IntType(64)
-        v = args[0]
-        if v.type.width < 64:
-            v = builder.zext(v, i64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64]),
-                                            "llvm.ctpop.i64")
-        return builder.call(fn, [v])
-
-    return sig, codegen
+__all__ = ["card_sums5", "card_sums6", "card_sums7", "record_sums"]
 
 
 def _index(builder, value, dtype):

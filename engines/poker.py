@@ -38,7 +38,8 @@ import numpy as np
 from numba import njit
 
 from engines import cards as _cards
-from engines._card_sums import popcount, record_sums
+from engines._card_sums import record_sums
+from engines.bits import popcount
 from engines._poker_tables import (
     CARD_KEY,
     CARD_RECORD,
