@@ -96,7 +96,13 @@ from experiments.tournament.games import (
     get_adapter,
     parse_agents,
 )
-from experiments.tournament.run import DealPlayer, Tournament, play_deals, run_tournament
+from experiments.tournament.run import (
+    PARTIAL_DIR,
+    DealPlayer,
+    Tournament,
+    play_deals,
+    run_tournament,
+)
 
 __all__ = ["SAMPLERS", "N_STARTUP", "CMA_SIGMA0", "INTEGER_PARAMS", "FIXED_PARAMS",
            "STUDY_FILE", "Param", "TuneResult", "tune", "search_space", "parse_bounds",
@@ -804,8 +810,8 @@ def _validate(res: TuneResult, ad, agent, field_refs, deals, seed, options, n_jo
               backend, scheduler, out, agents_root, progress) -> None:
     """Two checks of the winner on fresh deals (seed ``seed + 1``), see the module docstring:
     (1) the tuning objective itself, tuned vs start, each against the field alone at the
-    field's tables, paired by deal (``out/check/``); (2) competitive games: a round-robin
-    tournament of start, tuned and the field (``out/validation/``)."""
+    field's tables, paired by deal (runner state in ``out/check/_partial/``); (2) competitive
+    games: a round-robin tournament of start, tuned and the field (``out/validation/``)."""
     user = sorted({r.base for r in [*field_refs, AgentRef("x", res.base)] if r.base in ad.user})
     player = DealPlayer(ad.name, user) if user else play_deals
     taken = {f.label for f in field_refs}
@@ -818,7 +824,8 @@ def _validate(res: TuneResult, ad, agent, field_refs, deals, seed, options, n_jo
     tour = Tournament(ad.name, res.n_players, refs, dict(options), tables)
     run = run_experiment(player, [tour.cell()], seed=int(seed) + 1, games_per_cell=int(deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,
-                         scheduler=scheduler, out_dir=out / "check", progress=progress,
+                         scheduler=scheduler, out_dir=out / "check" / PARTIAL_DIR,
+                         progress=progress,
                          fingerprint_extra=player.fingerprint() if user else None,
                          overwrite=True)
     sums = run.totals[0]
@@ -831,7 +838,8 @@ def _validate(res: TuneResult, ad, agent, field_refs, deals, seed, options, n_jo
             "objective_start": float(w[0]), "objective_tuned": float(w[1]), **check,
             "verdict": _verdict(check["win_diff"], p_verdict),
             "test": ("McNemar exact (sign) test" if ad.cooperative else "paired t-test")
-            + " over deals, two-sided", "folder": str(out / "check"), "tournament": None}
+            + " over deals, two-sided", "folder": str(out / "check" / PARTIAL_DIR),
+            "tournament": None}
     if not ad.cooperative:
         s_ref = AgentRef(agent if agent != res.name else f"{agent}_start", res.base,
                          tuple(res.start))

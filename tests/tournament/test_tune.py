@@ -5,6 +5,8 @@ errors, and the command line."""
 
 import json
 
+from pathlib import Path
+
 import numpy as np
 import optuna
 import pandas as pd
@@ -298,6 +300,9 @@ def test_river_rats_tunes_the_team(tmp_path):
     assert r.gain["test"].startswith("McNemar")
     wins = r.trials.objective * 30
     assert np.allclose(wins, np.round(wins))
+    check = Path(r.out_dir) / "check"
+    assert (check / "_partial" / "state.json").exists()  # runner state where it is not committed
+    assert not (check / "state.json").exists()
 
 
 # ---- the command line ---------------------------------------------------------------------
