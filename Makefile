@@ -15,11 +15,11 @@ $(PY):
 
 # the main job needs only boardlab's own dependencies; the tests add the extras
 $(BASE): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet --no-compile -e .
 	touch $(BASE)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[dev,cluster,interop]"
+	$(PY) -m pip install --quiet --no-compile -e ".[dev,cluster,interop]"
 	touch $(STAMP) $(BASE)
 
 install: $(STAMP)

@@ -58,13 +58,12 @@ def _call_user(u, s, p, legal, n, params, mem):
     return u(s, p, legal, n, params, mem)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
     """Play one game from seed word ``seed`` into ``s``; returns -1, or the seat whose policy
     returned an illegal action (then ``legal[0]`` holds that action). ``one_kind`` (literal):
-    the shipped kind every seat plays, so only that policy is compiled in, or -1 (any kinds)."""
-    literally(game)
-    literally(one_kind)
+    the shipped kind every seat plays, so only that policy is compiled in, or -1 (any kinds).
+    Inlined into its caller, whose ``game`` and ``one_kind`` are literal."""
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
     while not g_is_terminal(game, s):
@@ -94,11 +93,9 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
          u2, u3):
-    literally(game)
-    literally(one_kind)
     sz = g_sizes(game)
     s = np.zeros(sz[0], dtype=np.int64)
     legal = np.empty(sz[1], dtype=np.int64)
@@ -152,7 +149,8 @@ def _uncached_copy(dispatcher, name: str, **globals_override):
     g.update(globals_override)
     copy = _types.FunctionType(f.__code__, g, name, f.__defaults__, f.__closure__)
     copy.__doc__ = f.__doc__
-    return njit(cache=False)(copy)
+    return njit(cache=False, **{k: v for k, v in dispatcher.targetoptions.items()
+                                if k == "inline"})(copy)
 
 
 _call_user_nc = _uncached_copy(_call_user, "_call_user_nc")

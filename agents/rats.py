@@ -91,8 +91,9 @@ HEURISTIC_PARAM_NAMES = (
 )
 HEURISTIC_DEFAULT = (0.28, 0.115, -0.512, 4.654, 0.764, 0.226, 0.158, 6.701)
 """Default parameter vector of the ``heuristic`` family (names: :data:`HEURISTIC_PARAM_NAMES`),
-found by ``python -m experiments.climbing_tune rats --candidates 80 --games 1200`` from the
-hand-set start ``[1, 0.5, -0.5, 0, 1, 0.1, -0.05, 14]``."""
+found by the project's first tuner (``experiments.climbing_tune rats --candidates 80 --games
+1200``, since replaced by ``boardlab tune rats heuristic``, which re-tunes it) from the hand-set
+start ``[1, 0.5, -0.5, 0, 1, 0.1, -0.05, 14]``."""
 _GREEDY_JOKER_VALUE = 14.0
 _MODE_GREEDY = 0
 _MODE_LINEAR = 1

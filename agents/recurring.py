@@ -43,7 +43,8 @@ HEURISTIC_PARAM_NAMES = (
 )
 HEURISTIC_DEFAULT = (-0.674, -0.173, -0.166, 0.201, 0.365, 4.408, -6.027, -0.297)
 """Default parameter vector of the ``heuristic`` family (names: :data:`HEURISTIC_PARAM_NAMES`),
-found by ``python -m experiments.climbing_tune recurring --candidates 150 --games 3000`` from
+found by the project's first tuner (``experiments.climbing_tune recurring --candidates 150
+--games 3000``, since replaced by ``boardlab tune recurring heuristic``, which re-tunes it) from
 the hand-set start ``[-0.2, -1, -0.3, 0.1, 0.3, 2, -1, -0.2]``."""
 PARAMS_WIDTH = len(HEURISTIC_PARAM_NAMES)
 """Length of every parameter row passed to :func:`act` (8)."""

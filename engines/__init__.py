@@ -17,21 +17,25 @@ after that module changes. Importing :mod:`engines` therefore points Numba's cac
 folder keyed by a hash of every source file of ``engines`` and ``agents`` (where the kernels
 live)
 (``~/.cache/boardlab/numba/<hash>``, or under ``$BOARDLAB_CACHE_DIR``): any edit starts a
-fresh cache. An explicit ``NUMBA_CACHE_DIR`` is respected as it is.
+fresh cache. An explicit ``NUMBA_CACHE_DIR`` is respected as it is. Inside that folder
+:mod:`engines.jit_cache` files the code by package path and source hash, not by the checkout's
+absolute path, so every clone of the same source on a machine compiles it once.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from pathlib import Path
 
 
+@functools.cache
 def source_hash() -> str:
     """Hex digest (16 characters) of every source file of ``engines`` and ``agents``: what
     decides the games a seed gives. Keys Numba's cache folder and the runner's resume
     fingerprint (:mod:`experiments.runner`), so unrelated edits (README, results) never
-    invalidate either."""
+    invalidate either. Computed once per process (the source this process imported)."""
     root = Path(__file__).resolve().parent.parent
     h = hashlib.sha1()
     for pkg in ("engines", "agents"):
@@ -64,6 +68,46 @@ def _configure_numba_cache() -> None:
     os.environ["NUMBA_CACHE_DIR"] = os.environ[_OWN_CACHE_MARK] = str(folder)
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = str(folder)
+    _install_locator_with_numba()
+
+
+class _AfterNumbaCaching:
+    """Meta path finder that installs :func:`engines.jit_cache.install` right after
+    ``numba.core.caching`` is first imported (before any kernel is decorated), so importing
+    :mod:`engines` alone never imports Numba."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "numba.core.caching":
+            return None
+        import importlib.machinery
+
+        sys_meta = __import__("sys").meta_path
+        sys_meta.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            from engines.jit_cache import install
+
+            install()
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _install_locator_with_numba() -> None:
+    """Install the checkout-independent cache locator now if Numba's caching module is loaded,
+    else as soon as it is."""
+    import sys
+
+    if "numba.core.caching" in sys.modules:
+        from engines.jit_cache import install
+
+        install()
+    elif not any(isinstance(f, _AfterNumbaCaching) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterNumbaCaching())
 
 
 _configure_numba_cache()
