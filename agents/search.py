@@ -67,7 +67,7 @@ from engines.kernels import (
 
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "N_HEADER", "N_VALUE", "H_SIMS", "H_ROLLOUT",
            "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc",
-           "ismcts",
+           "ismcts", "rollout",
            "g_act_base", "g_leaf_value"]
 
 SEARCH_BASE = 100
@@ -132,8 +132,18 @@ def _horizon_reached(game, w, level, start):
 
 
 @njit(cache=True)
-def _rollout(game, w, level, start, params, aux, legal, mem, max_steps):
-    """Play ``w`` on with the rollout policy until the horizon; returns decisions played."""
+def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
+    """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
+    the rollout policy until the horizon; returns the number of decisions played (int64).
+
+    ``game``: literal game id; ``level``: the horizon (0 = the end of the current hand, 1 = of
+    the round, 2 = of the game; module docstring), ``start``: ``progress(w, level)`` where the
+    rollout began (it stops when that changes or the game ends); ``params``: a search agent's
+    parameter row (``float64``; ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]``
+    its parameters); ``aux``: the game's aux array; ``legal``: ``int64`` scratch of the game's
+    legal-list size; ``mem``: ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a
+    cap on decisions. The Monte Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling,
+    Powley and Whitehouse 2012); raises nothing (compiled)."""
     kind = np.int64(params[H_ROLLOUT])
     rp = params[R0:]
     steps = 0
@@ -176,7 +186,7 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
             w[:] = world
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
-            _rollout(game, w, level, start, params, aux, buf, mem, max_steps)
+            rollout(game, w, level, start, params, aux, buf, mem, max_steps)
             g_leaf_value(game, w, weights, val)
             sums[i] += val[player]
     best = 0
@@ -272,7 +282,7 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
                 break
             depth += 1
             path[depth] = cur
-        _rollout(game, w, level, start, params, aux, buf, mem, max_steps)
+        rollout(game, w, level, start, params, aux, buf, mem, max_steps)
         g_leaf_value(game, w, weights, val)
         for d in range(depth, 0, -1):
             nd = path[d]

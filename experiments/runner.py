@@ -426,7 +426,7 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False) -> No
     import sys
 
     note = threading.Timer(3.0, lambda: print(
-        "compiling the game kernels once for this machine (about a minute; later runs load "
+        "compiling the game kernels once for this machine (a minute or two; later runs load "
         "them)...", file=sys.stderr, flush=True))
     if progress:
         note.start()

@@ -15,8 +15,7 @@ policy and leaf value as an MCTS evaluator, and a budget-matched OpenSpiel ISMCT
   ``worlds * len(legal_actions)`` simulations, the number of rollouts ``pimc-fast`` makes, and
   seeds the determinizations from its own generator.
 
-The rollout calls :func:`agents.search._rollout` (a private compiled helper of our search
-agents; the step API has no public "roll out from this state" kernel).
+The rollout calls :func:`agents.search.rollout`, the compiled rollout of our search agents.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from open_spiel.python.algorithms import ismcts
 from agents.policy import Agent, agents_module, get_spec
 from numba import literally, njit
 
-from agents.search import H_HORIZON, H_MAX_STEPS, N_VALUE, V0, _rollout, g_leaf_value
+from agents.search import H_HORIZON, H_MAX_STEPS, N_VALUE, V0, g_leaf_value, rollout
 from engines import chance
 from engines.kernels import call_literal
 from engines.protocol import GAME_IDS, core_of, normalize_game_name
@@ -46,7 +45,7 @@ def rollout_value(game, w, level, start, params, aux, legal, mem, max_steps, wei
     :func:`engines.kernels.call_literal`); ``mem``: ``int64 (MAX_PLAYERS, SEAT_WORDS)`` policy
     memories of the rollout."""
     literally(game)
-    _rollout(game, w, level, start, params, aux, legal, mem, max_steps)
+    rollout(game, w, level, start, params, aux, legal, mem, max_steps)
     g_leaf_value(game, w, weights, out)
 
 
