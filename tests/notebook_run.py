@@ -6,15 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def run_notebook(path: Path, timeout: int = 600) -> str:
-    """Run ``path`` in its own folder with a python3 kernel; fail if any cell raised, and
-    return the text the cells printed (stream outputs joined)."""
+def run_notebook(path: Path, timeout: int = 600, cwd: Path | None = None) -> str:
+    """Run ``path`` in ``cwd`` (default: its own folder) with a python3 kernel; fail if any
+    cell raised, and return the text the cells printed (stream outputs joined)."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                   resources={"metadata": {"path": str(Path(path).parent)}}).execute()
+                   resources={"metadata": {"path": str(cwd or Path(path).parent)}}).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     errors = [o for o in outputs if o.get("output_type") == "error"]
     assert not errors, [e.get("ename") for e in errors]

@@ -28,6 +28,7 @@ from experiments.lure.balance import (
     simulate,
     simulate_cards,
 )
+from notebook_run import run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",
@@ -216,17 +217,10 @@ def test_cli_bad_deck_and_removed_commands(tmp_path, capsys):
 
 def test_notebook_runs_small(monkeypatch):
     """The notebook executes top to bottom with small sizes (nbclient)."""
-    import nbformat
-    from nbclient import NotebookClient
-
     monkeypatch.setenv("LURE_NB_GAMES", "150")
     monkeypatch.setenv("LURE_NB_PLAYERS", "2,4")
     monkeypatch.setenv("LURE_NB_DEEP", "1")
-    nb = nbformat.read(ROOT / "notebooks" / "lure_fish_balance.ipynb", as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT)}}).execute()
-    outputs = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code"
-                      for o in c.get("outputs", []))
+    outputs = run_notebook(ROOT / "notebooks" / "lure_fish_balance.ipynb", cwd=ROOT)
     assert "cards from" in outputs and "outside the 95% Monte Carlo interval" in outputs
     assert "300 games in" in outputs
     assert "card(s) changed" in outputs  # the rebalance section ran

@@ -3,9 +3,8 @@ with small sizes (nbclient; sizes through environment variables)."""
 
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
+from notebook_run import run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,12 +18,6 @@ def test_notebook_runs(name, expect, monkeypatch):
     monkeypatch.setenv("BOARDLAB_NB_DEALS", "6")
     monkeypatch.setenv("BOARDLAB_NB_RATING_DEALS", "3")
     monkeypatch.setenv("BOARDLAB_NB_JOBS", "1")
-    path = ROOT / "notebooks" / name
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.get("output_type") == "error"]
-    text = "".join(o.get("text", "") for o in outputs)
+    text = run_notebook(ROOT / "notebooks" / name)
     for e in expect:
         assert e in text
