@@ -19,7 +19,9 @@ live)
 (``~/.cache/boardlab/numba/<hash>``, or under ``$BOARDLAB_CACHE_DIR``): any edit starts a
 fresh cache. An explicit ``NUMBA_CACHE_DIR`` is respected as it is. Inside that folder
 :mod:`engines.jit_cache` files the code by package path and source hash, not by the checkout's
-absolute path, so every clone of the same source on a machine compiles it once.
+absolute path, so every clone of the same source on a machine compiles it once. Caches of other
+sources are pruned (:func:`prune_kernel_caches`: the 8 most recently used kept, and any used in
+the last day).
 """
 
 from __future__ import annotations
@@ -69,6 +71,42 @@ def _configure_numba_cache() -> None:
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = str(folder)
     _install_locator_with_numba()
+    if not env:  # the first process of a run (workers inherit the folder): housekeeping
+        prune_kernel_caches(folder)
+
+
+KEEP_CACHES = 8
+"""Kernel caches of other sources kept besides the current one (the most recently used)."""
+KEEP_DAYS = 1.0
+"""A kernel cache used within this many days is never deleted (another checkout may be using
+it)."""
+
+
+def prune_kernel_caches(current: Path, keep: int = KEEP_CACHES, keep_days: float = KEEP_DAYS
+                        ) -> list[Path]:
+    """Mark ``current`` (a ``<base>/numba/<source hash>`` folder) as used now and delete the
+    caches of other sources beyond the ``keep`` most recently used, unless used within
+    ``keep_days`` days. Every edit of ``engines``/``agents`` starts a new cache (60-130 MB), so
+    without this a working copy fills the disk. Only folders named like a source hash (16 hex
+    digits) are touched; errors (a folder in use, no permission) are ignored. Returns the
+    folders deleted."""
+    import re
+    import shutil
+    import time
+
+    try:
+        os.utime(current)
+        others = [p for p in current.parent.iterdir()
+                  if p != current and p.is_dir() and re.fullmatch(r"[0-9a-f]{16}", p.name)]
+        used = {p: p.stat().st_mtime for p in others}
+    except OSError:
+        return []
+    old = sorted(others, key=used.get, reverse=True)[keep:]
+    cutoff = time.time() - keep_days * 86400
+    gone = [p for p in old if used[p] < cutoff]
+    for p in gone:
+        shutil.rmtree(p, ignore_errors=True)
+    return gone
 
 
 class _AfterNumbaCaching:

@@ -76,3 +76,52 @@ def test_the_locator_applies_only_to_this_packages_files_in_its_own_cache_folder
     outside = tmp_path / "user_policy.py"
     outside.write_text("def f():\n    return 1\n")
     assert jit_cache.SourceHashLocator.from_function(lambda: 1, str(outside)) is None
+
+
+def _fake_caches(base: Path, ages_days: list[float]) -> list[Path]:
+    import time
+
+    now = time.time()
+    out = []
+    for i, age in enumerate(ages_days):
+        p = base / f"{i:016x}"
+        (p / "src").mkdir(parents=True)
+        os.utime(p, (now - age * 86400, now - age * 86400))
+        out.append(p)
+    return out
+
+
+def test_old_kernel_caches_are_pruned_but_recent_and_current_ones_kept(tmp_path):
+    from engines import prune_kernel_caches
+
+    base = tmp_path / "numba"
+    # ten other sources' caches, the i-th last used i + 0.5 days ago; one used an hour ago
+    others = _fake_caches(base, [i + 0.5 for i in range(10)] + [0.04])
+    current = base / "feedfacefeedface"
+    current.mkdir()
+    os.utime(current, (0, 0))  # long unused: still never deleted, and marked as used now
+    not_ours = base / "notes"
+    not_ours.mkdir()
+    os.utime(not_ours, (0, 0))
+    gone = prune_kernel_caches(current, keep=4, keep_days=1.0)
+    # most recent first: the 1-hour one, then 0.5, 1.5, 2.5 days: kept; older ones deleted
+    expected_gone = others[3:10]
+    assert sorted(gone) == sorted(expected_gone)
+    assert all(not p.exists() for p in expected_gone)
+    assert all(p.exists() for p in others[:3] + [others[10], current, not_ours])
+    assert current.stat().st_mtime > 1e9
+    # within keep_days nothing goes, whatever the count
+    young = _fake_caches(tmp_path / "numba2", [0.1] * 6)
+    assert prune_kernel_caches(young[0], keep=1, keep_days=1.0) == []
+
+
+def test_a_new_run_prunes_the_kernel_caches_of_old_sources(tmp_path):
+    cache = tmp_path / "cache"
+    old = _fake_caches(cache / "numba", [30 + i for i in range(12)])
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR")}
+    env["BOARDLAB_CACHE_DIR"] = str(cache)
+    subprocess.run([sys.executable, "-c", "import engines"], cwd=tmp_path, env=env, check=True)
+    left = {p.name for p in (cache / "numba").iterdir()}
+    assert {p.name for p in old[:8]} <= left and not any(p.name in left for p in old[8:])
+    assert len(left) == 9  # the 8 most recently used old ones and this source's own
