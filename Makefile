@@ -31,9 +31,9 @@ install: $(STAMP)
 # The main job: River Rats win rate per Rat pair at 1-4 players with the best heuristic, with
 # enough games that every 95% interval is at most +-1 point wide (writes results/river_rats/quick)
 run: $(BASE)
-	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/boardlab river-rats pairs --players 1..4 --agents heuristic --games 4000 \
-		--batch-size 2000 --ci-width 0.02 --max-games 40000 --round-batches 2 --jobs -1 \
-		--seed 2026 --out results/river_rats/quick
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/boardlab river-rats pairs --players 1..4 \
+		--agents heuristic --games 4000 --batch-size 2000 --ci-width 0.02 --max-games 40000 \
+		--round-batches 2 --jobs -1 --seed 2026 --out results/river_rats/quick
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q

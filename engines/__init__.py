@@ -118,9 +118,9 @@ class _AfterNumbaCaching:
         if name != "numba.core.caching":
             return None
         import importlib.machinery
+        import sys
 
-        sys_meta = __import__("sys").meta_path
-        sys_meta.remove(self)
+        sys.meta_path.remove(self)
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.loader is None:
             return spec

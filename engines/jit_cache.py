@@ -19,6 +19,7 @@ Numba's own locators apply unchanged. Implements Numba's cache-locator extension
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -30,9 +31,11 @@ _BASE = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvi
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 
 
+@functools.cache
 def _package_subpath(py_file: str) -> str | None:
     """Folder of ``py_file`` relative to the checkout (``engines/river_rats``), or None when
-    the file is not in ``engines`` or ``agents`` of this checkout."""
+    the file is not in ``engines`` or ``agents`` of this checkout (once per file: every
+    cached function of a module asks, twice)."""
     try:
         rel = Path(py_file).resolve().relative_to(_ROOT)
     except ValueError:

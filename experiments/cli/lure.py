@@ -170,6 +170,11 @@ def _check_int(value, option: str, lo: int, what: str) -> None:
         raise ValueError(f"bad {option} {value}: expected {what}")
 
 
+def _check_jobs(jobs: int) -> None:
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"bad --jobs {jobs}: expected a positive integer or -1 (all cores)")
+
+
 def _check_balance_out(args: argparse.Namespace, players, agents) -> None:
     """Refuse to overwrite a report made with other settings (games, players, agents, seed,
     batch size, Deep Waters) unless ``--force``: the default folders hold the committed
@@ -201,9 +206,7 @@ def _balance(args: argparse.Namespace) -> int:
     _check_int(args.games, "--games", 1, "an integer >= 1 (games per player count)")
     _check_int(args.batch_size, "--batch-size", 1, "an integer >= 1")
     _check_int(args.seed, "--seed", 0, "an integer >= 0")
-    if args.jobs == 0 or args.jobs < -1:
-        raise ValueError(f"bad --jobs {args.jobs}: expected a positive integer or -1 (all "
-                         f"cores)")
+    _check_jobs(args.jobs)
     deck = _deck(args.cards)
     if args.what_if is not None:
         from engines.lure.decks import default_deck
@@ -275,9 +278,7 @@ def _rebalance(args: argparse.Namespace) -> int:
 
     players = parse_players(args.players)
     agents = _balance_agents(args.agents)
-    if args.jobs == 0 or args.jobs < -1:
-        raise ValueError(f"bad --jobs {args.jobs}: expected a positive integer or -1 (all "
-                         f"cores)")
+    _check_jobs(args.jobs)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     if not cmd.startswith("boardlab lure rebalance"):
         cmd = "boardlab lure rebalance"

@@ -97,6 +97,7 @@ from engines import dice
 from engines.lure import decks as D
 from experiments.io import out_lock, read_json
 from experiments.lure.balance import card_table, difficulty, fit_curve, simulate
+from experiments.options import check_int
 
 __all__ = ["GOALS", "CURVES", "FIELDS", "FIELD_COST", "CARD_COST", "PENALTY_PP", "CN_STEP",
            "TPE_EVERY", "BEAM", "Goal", "Constraints", "Curve", "RebalanceResult", "parse_goal",
@@ -971,12 +972,6 @@ def default_out_dir(deck: D.Deck, goal: str, deep_waters: bool) -> Path:
     return Path("results") / "lure" / "rebalance" / f"{stem}{goal.replace('-', '_')}_{tag}"
 
 
-def _positive_int(v, what: str, minimum: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum:
-        raise ValueError(f"bad {what} {v!r}: expected an integer >= {minimum}")
-    return int(v)
-
-
 def _changes(original: D.Deck, proposed: D.Deck, why: dict) -> pd.DataFrame:
     rows = []
     for a, b in zip(original.rows(), proposed.rows(), strict=True):
@@ -1029,11 +1024,11 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
     players = sorted({int(p) for p in players})
     agents = [agents] if isinstance(agents, str) else list(agents)
     balance_cells(deck, players, deep_waters, agents)  # validates players and agents
-    n_trials = _positive_int(n_trials, "--trials")
-    n_games = _positive_int(n_games, "--games", 2)
-    verify_games = _positive_int(verify_games, "--verify-games")
-    batch_size = _positive_int(batch_size, "--batch-size")
-    seed = _positive_int(seed, "--seed", 0)
+    n_trials = check_int(n_trials, "bad --trials")
+    n_games = check_int(n_games, "bad --games", 2)
+    verify_games = check_int(verify_games, "bad --verify-games")
+    batch_size = check_int(batch_size, "bad --batch-size")
+    seed = check_int(seed, "bad --seed", 0)
     cons = make_constraints(deck, deep_waters, g, change, fields, points_range,
                             requirements_whitelist)
     cards0, _ = card_table(deck, deep_waters)

@@ -88,6 +88,7 @@ from experiments.io import (
     read_json,
     write_json,
 )
+from experiments.options import check_int
 from experiments.runner import run_experiment
 from experiments.tournament.games import (
     WIN_UNITS,
@@ -510,12 +511,6 @@ def _key(settings: dict) -> str:
 
 
 # ---- the tuner -----------------------------------------------------------------------------
-def _positive_int(v, what: str, minimum: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum:
-        raise ValueError(f"{what} {v!r}: expected an integer >= {minimum}")
-    return int(v)
-
-
 def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = None,
          n_deals: int = 600, n_trials: int = 40, tune_params=None, bounds=None,
          sampler: str = "tpe", name: str | None = None, seed: int = 0,
@@ -563,11 +558,11 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler {sampler!r} (--sampler): expected one of "
                          f"{', '.join(SAMPLERS)}")
-    n_trials = _positive_int(n_trials, "n_trials (--trials)")
-    n_deals = _positive_int(n_deals, "n_deals (--games)", 2)
-    batch_size = _positive_int(batch_size, "batch_size (--batch-size)")
+    n_trials = check_int(n_trials, "n_trials (--trials)")
+    n_deals = check_int(n_deals, "n_deals (--games)", 2)
+    batch_size = check_int(batch_size, "batch_size (--batch-size)")
     if validate_deals != 0:
-        validate_deals = _positive_int(validate_deals, "validate_deals (--validate, 0 to skip)",
+        validate_deals = check_int(validate_deals, "validate_deals (--validate, 0 to skip)",
                                        2)
     n_players = ad.default_players if n_players is None else n_players
     ad.check_players(n_players)
