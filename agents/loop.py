@@ -21,6 +21,7 @@ from numba import literally, njit
 
 from agents.dispatch import g_act_seat
 from agents.policy import USER_KIND, agents_module, get_spec, resolve
+from agents.precompile import policies_of_table, prepare_loop
 from engines import chance
 from engines.chance import SEAT_WORDS, init_seat_memory
 from engines.kernels import (
@@ -257,6 +258,7 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
                       *u)
     else:
         one = int(kinds[0]) if all(int(kinds[p]) == int(kinds[0]) for p in range(n)) else -1
+        prepare_loop(game, config, policies_of_table(game, kinds, n))
         call_literals(play_games, (gid, one), cfg, seeds, kinds, rows, aux, ret, out, bad)
     if bad[0] >= 0:
         who = names[int(bad[1])] or f"user policy of seat {int(bad[1])}"

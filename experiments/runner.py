@@ -343,7 +343,8 @@ def run_experiment(
 
         if backend != "threading" and n_jobs != 1 and scheduler is None and any(
                 len(state.done[ci]) < planned[ci] for ci in range(len(cells))):
-            _compile_first(play_fn, cells[0], seed, progress)
+            _compile_first(play_fn, cells[0], seed, progress,
+                           parallel if backend == "loky" else None)
 
         t0 = time.perf_counter()
         played = 0
@@ -416,15 +417,42 @@ def run_experiment(
                          games_played=played, resumed_batches=resumed, meta=meta)
 
 
-def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False) -> None:
+def _import_for_play(module: str) -> int:
+    """Worker warm-up task: import ``module`` (the batch function's) and the compiled game loop
+    (:mod:`agents.loop`, with Numba), so the worker's first batch only loads kernels."""
+    import importlib
+
+    importlib.import_module(module)
+    importlib.import_module("agents.loop")
+    return os.getpid()
+
+
+def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
+                   parallel: joblib.Parallel | None = None) -> None:
     """Play one game of ``cell`` here, before the workers start, so that this process compiles
     the Numba kernels (or loads them) once and writes them to the on-disk cache: the workers
     then load them instead of each compiling the same code from an empty cache (a cold start
     on a 2-core machine compiled everything once per process). Nothing of this game is kept;
-    its seed is outside the runner's batch seeds. With ``progress``, says so on stderr when it
-    takes more than 3 s (a first run on this machine)."""
+    its seed is outside the runner's batch seeds. Meanwhile, ``parallel``'s workers start and
+    import what a batch needs (:func:`_import_for_play`; a few seconds per worker that would
+    otherwise come after the compile). With ``progress``, says so on stderr when it takes more
+    than 3 s (a first run on this machine)."""
     import sys
 
+    warm = None
+    if parallel is not None:
+        n = joblib.cpu_count() if parallel.n_jobs == -1 else max(1, int(parallel.n_jobs))
+        tasks = [joblib.delayed(_import_for_play)(play_fn.__module__) for _ in range(n)]
+
+        def start_workers() -> None:
+            try:
+                for _ in parallel(tasks):
+                    pass
+            except Exception:  # noqa: BLE001 - a warm-up only; the batches report real errors
+                pass
+
+        warm = threading.Thread(target=start_workers, name="boardlab-start-workers", daemon=True)
+        warm.start()
     note = threading.Timer(3.0, lambda: print(
         "compiling the game kernels once for this machine (a minute or two; later runs load "
         "them)...", file=sys.stderr, flush=True))
@@ -434,6 +462,8 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False) -> No
         play_fn(cell, 1, np.random.SeedSequence(seed, spawn_key=(MAX_BATCHES,)))
     finally:
         note.cancel()
+        if warm is not None:
+            warm.join()
 
 
 def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):
@@ -453,8 +483,11 @@ def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str |
                                  ) from None
         else:
             workers = os.cpu_count() if n_jobs == -1 else n_jobs
-            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
-                                                       processes=True, dashboard_address=None))
+            # no dashboard; the scheduler's own HTTP server on a free loopback port (it takes
+            # 8787 otherwise, and warns when another local cluster holds it)
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}))
             client = stack.enter_context(Client(cluster))
         stack.enter_context(joblib.parallel_config(backend="dask"))
         del client

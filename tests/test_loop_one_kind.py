@@ -2,6 +2,9 @@
 ``one_kind``) plays exactly the games of the general loop, for every game and a search agent,
 and the runner compiles in the parent before fanning out (experiments.runner._compile_first)."""
 
+import os
+import time
+
 import numpy as np
 import pytest
 from numba import types
@@ -65,18 +68,20 @@ def test_runner_compiles_in_the_parent_before_fanning_out(monkeypatch):
         return {"games": n, "wins": 0}
 
     monkeypatch.setattr(runner, "_compile_first",
-                        lambda fn, cell, seed, progress=False: calls.append(("first", cell["x"])))
+                        lambda fn, cell, seed, progress=False, parallel=None:
+                        calls.append(("first", cell["x"], parallel is not None)))
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=2, backend="threading", progress=False)
-    assert ("first", 1) not in calls            # threads share one process: nothing to do
+    assert not [c for c in calls if c[0] == "first"]  # threads share one process: nothing to do
     calls.clear()
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=1, progress=False)
-    assert ("first", 1) not in calls            # one process compiles as it plays
+    assert not [c for c in calls if c[0] == "first"]  # one process compiles as it plays
     calls.clear()
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=2, backend="loky", progress=False)
-    assert calls == [("first", 1)]               # once, in this process, before the workers
+    # once, in this process, before the batches; meanwhile the workers start
+    assert calls == [("first", 1, True)]
 
 
 def test_compile_first_plays_one_game_on_a_seed_no_batch_uses():
@@ -86,3 +91,42 @@ def test_compile_first_plays_one_game_on_a_seed_no_batch_uses():
     runner._compile_first(lambda cell, n, seed: seen.append((cell, n, seed.spawn_key)),
                           {"x": 3}, 7)
     assert seen == [({"x": 3}, 1, (runner.MAX_BATCHES,))]
+
+
+def test_compile_first_starts_the_workers_meanwhile(tmp_path, monkeypatch):
+    """While this process compiles (plays its one game), the workers start and import the batch
+    function's module: here a module whose import writes a file, which the one game waits
+    for."""
+    import joblib
+
+    from experiments import runner
+
+    marker = tmp_path / "imported"
+    (tmp_path / "warm_probe_mod.py").write_text(
+        "import os, pathlib\n"
+        f"pathlib.Path({str(marker)!r}).write_text(str(os.getpid()))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    # workers left by earlier tests were started without tmp_path on their path
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)
+
+    def play(cell, n, seed):
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seen.append(marker.exists())
+
+    play.__module__ = "warm_probe_mod"
+    seen = []
+    parallel = joblib.Parallel(n_jobs=2, backend="loky", return_as="generator_unordered")
+    runner._compile_first(play, {"x": 3}, 7, False, parallel)
+    assert seen == [True] and int(marker.read_text()) != os.getpid()
+
+
+def test_a_worker_warm_up_imports_the_batch_module_and_the_loop():
+    import sys
+
+    from experiments import runner
+
+    assert runner._import_for_play("experiments.pairs.job") == os.getpid()
+    assert "experiments.pairs.job" in sys.modules and "agents.loop" in sys.modules

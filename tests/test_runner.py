@@ -172,7 +172,9 @@ def test_dask_scheduler_address_connects_to_a_running_cluster():
     kw = dict(seed=12, games_per_cell=8_000, batch_size=2_000, progress=False)
     ref = run_experiment(coin_flips, CELLS, n_jobs=1, **kw)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}
+                                  ) as cluster:
         got = run_experiment(coin_flips, CELLS, backend="dask",
                              scheduler=cluster.scheduler_address, **kw)
     assert _plain(ref) == _plain(got)

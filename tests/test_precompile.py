@@ -1,0 +1,132 @@
+"""On a cold kernel cache the compiled loop's policies compile in a second process while this one
+compiles the rules core (:mod:`agents.precompile`): the policy then comes from the cache, and
+the games are the same as when one process compiles everything."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import precompile as P
+from agents.loop import play_batch
+from agents.policy import resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# In a fresh process with an empty cache: prepare a ReCURRRing table of "greedy" seats (the
+# cheapest core and policy to compile), then play it.
+COLD = """
+import json
+import numpy as np
+from agents import recurring
+from agents.loop import play_batch
+from agents.precompile import policy_in_cache, prepare_loop
+from engines.recurring.config import RecurringConfig as Config
+fn = recurring.POLICY_FUNCTIONS["greedy"]
+before = policy_in_cache(fn)
+used = prepare_loop("recurring", Config(n_players=3), ["greedy"])
+after = policy_in_cache(fn)
+compiled_here = len(fn.overloads)
+df = play_batch(Config(n_players=3), "greedy", 12, seed=2026)
+print(json.dumps({"before": before, "used": used, "after": after,
+                  "compiled_here": compiled_here,
+                  "hits": sum(fn.stats.cache_hits.values()),
+                  "misses": sum(fn.stats.cache_misses.values()),
+                  "returns": df[[c for c in df.columns if c.startswith("return_")]]
+                  .to_numpy().tolist()}))
+"""
+
+
+@pytest.mark.slow
+def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same_games(
+        tmp_path):
+    from engines.recurring.config import RecurringConfig as Config
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR")}
+    env["BOARDLAB_CACHE_DIR"] = str(tmp_path / "cache")
+    out = subprocess.run([sys.executable, "-c", COLD], cwd=ROOT, env=env, capture_output=True,
+                         text=True, check=True, timeout=600)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["before"] is False and r["used"] is True
+    # the second process wrote the policy to the cache; this one never compiled it, the loop
+    # loaded it from there
+    assert r["after"] is True and r["compiled_here"] == 0
+    assert r["hits"] == 1 and r["misses"] == 0
+    here = play_batch(Config(n_players=3), "greedy", 12, seed=2026)
+    assert np.array_equal(np.array(r["returns"]),
+                          here[[c for c in here.columns if c.startswith("return_")]].to_numpy())
+
+
+def test_a_warm_cache_starts_no_second_process(monkeypatch):
+    from engines.river_rats.config import Config
+
+    play_batch(Config(n_players=2), "greedy", 1, seed=1)  # compiled or loaded: in the cache now
+    monkeypatch.setattr(P, "_prepared", set())
+    monkeypatch.setattr(P, "_side_process", lambda *a: pytest.fail("started a second process"))
+    assert P.prepare_loop("river_rats", Config(n_players=2), ["greedy"]) is False
+
+
+def test_a_policy_missing_from_the_cache_starts_one_and_waits_for_it(monkeypatch):
+    from engines.river_rats.config import Config
+
+    started = []
+
+    class Done:
+        def wait(self, timeout=None):
+            started.append(("wait", timeout))
+            return 0
+
+        def poll(self):
+            return 0
+
+    monkeypatch.setattr(P, "_prepared", set())
+    monkeypatch.setattr(P, "policy_in_cache", lambda fn: False)
+    monkeypatch.setattr(P, "_side_process", lambda game, names: started.append(
+        (game, list(names))) or Done())
+    assert P.prepare_loop("River Rats", Config(n_players=2), ["peek", "heuristic"]) is True
+    assert started == [("river_rats", ["heuristic", "peek"]), ("wait", P.SIDE_TIMEOUT_S)]
+    # once per table and process
+    assert P.prepare_loop("river_rats", Config(n_players=2), ["heuristic", "peek"]) is False
+
+
+def test_the_policies_compiled_into_the_loop_of_a_table():
+    def kinds(*names):
+        return resolve("river_rats", list(names), len(names))[0]
+
+    assert P.policies_of_table("river_rats", kinds("heuristic", "heuristic"), 2) == ["heuristic"]
+    # mixed seats and search agents call the game's act, which holds every policy
+    every = sorted(["random", "greedy", "heuristic", "peek"])
+    assert P.policies_of_table("river_rats", kinds("heuristic", "greedy"), 2) == every
+    assert P.policies_of_table("river_rats", kinds("pimc-fast", "pimc-fast"), 2) == every
+    assert P.policies_of_table("lure", kinds_lure := resolve("lure", ["greedy"], 1)[0], 1) == []
+    assert kinds_lure.dtype.kind == "i"
+
+
+def test_the_loop_calls_every_shipped_policy_with_the_declared_argument_types():
+    """The cache entry the loop's own compile writes for a policy is the one the second process
+    writes (else the loop would compile the policy again)."""
+    from agents import river_rats
+    from engines.river_rats.config import Config
+
+    play_batch(Config(n_players=3), "random", 2, seed=3)
+    fn = river_rats.POLICY_FUNCTIONS["random"]
+    assert P.policy_in_cache(fn)
+    assert all(tuple(s) == P.POLICY_ARGS for s in fn.signatures)
+
+
+def test_bad_names_get_one_line_errors(capsys):
+    with pytest.raises(ValueError, match="bad policy 'nope'"):
+        P.compile_policies("river_rats", ["nope"])
+    assert P.main(["river_rats", "nope"]) == 2
+    assert P.main(["chess"]) == 2
+    assert P.main([]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith(("agents.precompile:", "usage:"))
+                                 for line in err)
