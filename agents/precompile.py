@@ -11,6 +11,10 @@ while this process compiles the rules core (:func:`compile_core`); the loop then
 around both, loading the policy from the cache. Numba compiles a function the same way in any
 process, so the machine code, and every game, is the same as when one process compiles all.
 
+A command that knows its table before its long imports (``boardlab river-rats pairs``) calls
+:func:`start` first, so the second process starts compiling while this one still imports
+pandas and the rest; :func:`prepare_loop` then waits for that process instead of starting one.
+
 Nothing changes when the cache is warm (one read of each policy's cache index), on a
 one-core machine, for user policies (compiled in their caller's process, never cached), or
 when the second process cannot start or fails (the loop then compiles the policy itself).
@@ -18,6 +22,7 @@ when the second process cannot start or fails (the loop then compiles the policy
 
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
@@ -30,7 +35,7 @@ from agents.policy import agents_module
 from engines.protocol import core_of, normalize_game_name
 
 __all__ = ["POLICY_ARGS", "policy_in_cache", "compile_policies", "compile_core", "prepare_loop",
-           "policies_of_table", "main"]
+           "start", "policies_of_table", "main"]
 
 _INT_VECTOR = types.Array(types.int64, 1, "C")
 POLICY_ARGS = (_INT_VECTOR, types.int64, _INT_VECTOR, types.int64,
@@ -45,6 +50,9 @@ what it did not."""
 
 _prepared: set[tuple[str, tuple[str, ...]]] = set()
 """(game, policy names) already prepared in this process."""
+
+_pending: dict[str, list[subprocess.Popen]] = {}
+"""Second processes started by :func:`start`, per game, not yet waited for."""
 
 
 def policy_in_cache(fn) -> bool:
@@ -124,35 +132,76 @@ def _side_process(game: str, names: list[str]) -> subprocess.Popen | None:
         return None
 
 
-def prepare_loop(game: str, config, names) -> bool:
-    """Before the compiled loop first runs a table of ``game`` (its ``config`` object) whose
-    seats play the shipped policies ``names`` (:func:`policies_of_table`): if some of them are
-    not in the kernel cache and this machine has two or more CPUs, compile them in a second
-    process while this one compiles the rules core, and wait for it. Returns True if a second
-    process ran. Once per (game, policies) per process; errors of the second process are
-    ignored (the loop compiles what is missing, as it would have)."""
-    game = normalize_game_name(game)
-    key = (game, tuple(sorted(names)))
-    if key in _prepared:
-        return False
-    _prepared.add(key)
-    functions = getattr(agents_module(game), "POLICY_FUNCTIONS", {})
-    missing = [n for n in key[1] if n in functions and not policy_in_cache(functions[n])]
-    if not missing or (os.cpu_count() or 1) < 2:
-        return False
-    proc = _side_process(game, missing)
-    if proc is None:
-        return False
+def _finish(proc: subprocess.Popen, wait: bool = True) -> None:
+    """Wait for ``proc`` (at most :data:`SIDE_TIMEOUT_S`), or with ``wait=False`` not at all;
+    then stop it if it still runs."""
     try:
-        compile_core(game, config)
-        proc.wait(timeout=SIDE_TIMEOUT_S)
+        if wait:
+            proc.wait(timeout=SIDE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         pass
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def start(game: str, policy: str) -> bool:
+    """Start compiling shipped policy ``policy`` of ``game`` (a registry name; a name that is not
+    one of the game's ``POLICY_FUNCTIONS``, a search agent say, makes the second process exit at
+    once) in a second process now, for a command that will play a table of it after imports
+    that take seconds. :func:`prepare_loop` waits for it; a process still running when this one
+    exits is stopped. The second process loads the policy in a moment if it is already in the
+    cache. Returns True if it started (two or more CPUs)."""
+    if (os.cpu_count() or 1) < 2:
+        return False
+    game = normalize_game_name(game)
+    proc = _side_process(game, [str(policy)])
+    if proc is None:
+        return False
+    _pending.setdefault(game, []).append(proc)
+    atexit.register(_finish, proc, False)
     return True
+
+
+def prepare_loop(game: str, config, names) -> bool:
+    """Before the compiled loop first runs a table of ``game`` (its ``config`` object) whose
+    seats play the shipped policies ``names`` (:func:`policies_of_table`): if some of them are
+    not in the kernel cache and this machine has two or more CPUs, compile them in a second
+    process while this one compiles the rules core, and wait for it; first wait for the
+    processes :func:`start` began for the game (compiling the core meanwhile). Returns True if
+    a second process ran. Once per (game, policies) per process; errors of the second process
+    are ignored (the loop compiles what is missing, as it would have)."""
+    game = normalize_game_name(game)
+    key = (game, tuple(sorted(names)))
+    if key in _prepared:
+        return False
+    _prepared.add(key)
+    pending = _pending.pop(game, [])
+    if pending:
+        _core_then_wait(game, config, pending)
+    functions = getattr(agents_module(game), "POLICY_FUNCTIONS", {})
+    missing = [n for n in key[1] if n in functions and not policy_in_cache(functions[n])]
+    if not missing or (os.cpu_count() or 1) < 2:
+        return bool(pending)
+    proc = _side_process(game, missing)
+    if proc is None:
+        return bool(pending)
+    _core_then_wait(game, config, [proc])
+    return True
+
+
+def _core_then_wait(game: str, config, procs: list[subprocess.Popen]) -> None:
+    """:func:`compile_core`, then wait for ``procs``; if the core fails (or the user
+    interrupts), stop them at once and re-raise."""
+    try:
+        compile_core(game, config)
+    except BaseException:
+        for proc in procs:
+            _finish(proc, wait=False)
+        raise
+    for proc in procs:
+        _finish(proc)
 
 
 def main(argv: list[str] | None = None) -> int:

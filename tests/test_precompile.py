@@ -130,3 +130,47 @@ def test_bad_names_get_one_line_errors(capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith(("agents.precompile:", "usage:"))
                                  for line in err)
+
+
+class _Proc:
+    """A finished second process."""
+
+    def __init__(self, log):
+        self.log = log
+
+    def wait(self, timeout=None):
+        self.log.append("waited")
+        return 0
+
+    def poll(self):
+        return 0
+
+
+def test_a_process_started_early_is_waited_for_by_the_loop_instead_of_a_new_one(monkeypatch):
+    from engines.river_rats.config import Config
+
+    log = []
+    monkeypatch.setattr(P, "_prepared", set())
+    monkeypatch.setattr(P, "_pending", {})
+    monkeypatch.setattr(P, "_side_process", lambda game, names: log.append(
+        ("started", game, list(names))) or _Proc(log))
+    assert P.start("River Rats", "heuristic") is True
+    assert log == [("started", "river_rats", ["heuristic"])]
+    # it has compiled the policy by now: the loop's preparation waits for it, starts nothing
+    monkeypatch.setattr(P, "policy_in_cache", lambda fn: True)
+    assert P.prepare_loop("river_rats", Config(n_players=2), ["heuristic"]) is True
+    assert log[1:] == ["waited"] and P._pending == {}
+
+
+@pytest.mark.parametrize("agents, expected", [(["heuristic"], [("river_rats", "heuristic")]),
+                                              (["heuristic", "greedy"], [])])
+def test_the_pairs_command_starts_compiling_its_one_policy_before_its_imports(
+        monkeypatch, tmp_path, agents, expected):
+    from experiments.cli import main
+
+    calls = []
+    monkeypatch.setattr(P, "start", lambda game, policy: calls.append((game, policy)))
+    # a --ci-width the runner refuses: the command stops before it plays
+    rc = main(["river-rats", "pairs", "--players", "2", "--agents", *agents, "--ci-width", "7",
+               "--jobs", "1", "--quiet", "--out", str(tmp_path / "out")])
+    assert rc == 2 and calls == expected

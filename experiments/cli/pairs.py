@@ -176,6 +176,13 @@ def run(args: argparse.Namespace) -> int:
     """Estimate the players' win rate for each of the 12 ordered Rat pairs (active, waiting)
     at each player count, on common random numbers, and write CSV/Parquet tables, a heatmap,
     a bar chart of the 6 unordered pairs and a metadata JSON into the output folder."""
+    agents = {a for v in args.agents for a in v.split(",") if a}
+    if len(agents) == 1 and args.scheduler is None:
+        # one policy at every seat: on a cold kernel cache it compiles in a second process
+        # from now on, while this one imports the rest (agents.precompile)
+        from agents.precompile import start
+
+        start("river_rats", agents.pop())
     from experiments.pairs.job import format_table, run_pairs, write_outputs
 
     spec = spec_from_args(args)
