@@ -120,6 +120,8 @@ def _side_process(game: str, names: list[str]) -> subprocess.Popen | None:
     """Start ``python -m agents.precompile game names...`` with this checkout first on its
     path and this process's environment (the same kernel cache folder); None if it cannot
     start."""
+    if not sys.executable:  # an embedded interpreter: no Python to start
+        return None
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([root] + ([env["PYTHONPATH"]]
@@ -128,7 +130,7 @@ def _side_process(game: str, names: list[str]) -> subprocess.Popen | None:
         return subprocess.Popen([sys.executable, "-m", "agents.precompile", game, *names],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env=env, cwd=root)
-    except OSError:
+    except (OSError, ValueError):
         return None
 
 

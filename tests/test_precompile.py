@@ -174,3 +174,10 @@ def test_the_pairs_command_starts_compiling_its_one_policy_before_its_imports(
     rc = main(["river-rats", "pairs", "--players", "2", "--agents", *agents, "--ci-width", "7",
                "--jobs", "1", "--quiet", "--out", str(tmp_path / "out")])
     assert rc == 2 and calls == expected
+
+
+def test_no_python_to_start_means_no_second_process(monkeypatch):
+    monkeypatch.setattr(sys, "executable", "")
+    assert P._side_process("river_rats", ["heuristic"]) is None
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
+    assert P._side_process("river_rats", ["heuristic"]) is None
