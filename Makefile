@@ -11,7 +11,7 @@ UV     := $(VENV)/bin/uv
 .PHONY: run test test-quick bench lint clean
 
 # The virtual environment with uv, the installer both targets use (it installs the base
-# dependencies in about 5 s where pip took 20-30 s; pip is installed too, for users).
+# dependencies in about 3 s from its cache where pip took 15-22 s; pip is installed too).
 # `venv --without-pip` plus Python's own bundled pip wheel to fetch uv skips ensurepip's
 # 7 s; a Python whose ensurepip has no bundled wheel (Debian's) runs ensurepip instead.
 define BOOTSTRAP_UV

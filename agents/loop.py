@@ -258,7 +258,7 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
                       *u)
     else:
         one = int(kinds[0]) if all(int(kinds[p]) == int(kinds[0]) for p in range(n)) else -1
-        prepare_loop(game, config, policies_of_table(game, kinds, n))
+        prepare_loop(game, config, policies_of_table(game, one))
         call_literals(play_games, (gid, one), cfg, seeds, kinds, rows, aux, ret, out, bad)
     if bad[0] >= 0:
         who = names[int(bad[1])] or f"user policy of seat {int(bad[1])}"

@@ -55,6 +55,16 @@ _pending: dict[str, list[subprocess.Popen]] = {}
 """Second processes started by :func:`start`, per game, not yet waited for."""
 
 
+def _policy_functions(game: str) -> dict:
+    """The game module's ``POLICY_FUNCTIONS`` (name -> compiled policy; empty if it has none)."""
+    return getattr(agents_module(game), "POLICY_FUNCTIONS", {})
+
+
+def _one_cpu() -> bool:
+    """True on a one-CPU machine, where a second compiling process would only compete."""
+    return (os.cpu_count() or 1) < 2
+
+
 def policy_in_cache(fn) -> bool:
     """True if this machine's kernel cache holds compiled policy ``fn`` (a cached ``@njit``
     dispatcher) at :data:`POLICY_ARGS`, or if that cannot be told (no on-disk cache, another
@@ -71,27 +81,23 @@ def policy_in_cache(fn) -> bool:
     return any(key[0] == POLICY_ARGS for key in index)
 
 
-def policies_of_table(game: str, kinds, n_players: int) -> list[str]:
-    """The shipped policies the compiled loop builds in for a table whose seats play ``kinds``
-    (``int64`` dispatch kinds, first ``n_players`` used; see :func:`agents.policy.resolve`):
-    the one policy function when every seat plays the same one; otherwise (mixed seats, or a
-    search agent, whose rollouts call the game's ``act``) every policy function of the game.
-    Names are keys of the game module's ``POLICY_FUNCTIONS``."""
-    mod = agents_module(game)
-    functions = getattr(mod, "POLICY_FUNCTIONS", {})
-    seats = {int(k) for k in list(kinds)[:n_players]}
-    if len(seats) == 1:
-        name = next((sp.name for sp in getattr(mod, "SPECS", ()) if sp.kind in seats), None)
-        if name in functions:
-            return [name]
-    return sorted(functions)
+def policies_of_table(game: str, one_kind: int) -> list[str]:
+    """The shipped policies the compiled loop builds in for a table whose seats all play kind
+    ``one_kind`` (``agents.loop.play_games``' literal; -1 for seats of several kinds): that one
+    policy function; otherwise (mixed seats, or a search agent, whose rollouts call the game's
+    ``act``) every policy function of the game. Names are keys of the game module's
+    ``POLICY_FUNCTIONS``."""
+    functions = _policy_functions(game)
+    name = next((sp.name for sp in getattr(agents_module(game), "SPECS", ())
+                 if sp.kind == one_kind), None)
+    return [name] if name in functions else sorted(functions)
 
 
 def compile_policies(game: str, names) -> None:
     """Compile (or load from the kernel cache) the shipped policies ``names`` of ``game`` at
     :data:`POLICY_ARGS`, writing them to the cache. Raises ``ValueError`` for an unknown game
     or a name that is not a policy function of the game."""
-    functions = getattr(agents_module(game), "POLICY_FUNCTIONS", {})
+    functions = _policy_functions(game)
     for name in names:
         if name not in functions:
             raise ValueError(f"bad policy {name!r}: not a compiled policy function of {game} "
@@ -155,7 +161,7 @@ def start(game: str, policy: str) -> bool:
     that take seconds. :func:`prepare_loop` waits for it; a process still running when this one
     exits is stopped. The second process loads the policy in a moment if it is already in the
     cache. Returns True if it started (two or more CPUs)."""
-    if (os.cpu_count() or 1) < 2:
+    if _one_cpu():
         return False
     game = normalize_game_name(game)
     proc = _side_process(game, [str(policy)])
@@ -182,9 +188,9 @@ def prepare_loop(game: str, config, names) -> bool:
     pending = _pending.pop(game, [])
     if pending:
         _core_then_wait(game, config, pending)
-    functions = getattr(agents_module(game), "POLICY_FUNCTIONS", {})
+    functions = _policy_functions(game)
     missing = [n for n in key[1] if n in functions and not policy_in_cache(functions[n])]
-    if not missing or (os.cpu_count() or 1) < 2:
+    if not missing or _one_cpu():
         return bool(pending)
     proc = _side_process(game, missing)
     if proc is None:

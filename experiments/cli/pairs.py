@@ -148,11 +148,16 @@ def run_decisions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _agent_names(args: argparse.Namespace) -> list[str]:
+    """``--agents`` as a list of names (comma or space separated)."""
+    return [a for v in args.agents for a in v.split(",") if a]
+
+
 def spec_from_args(args: argparse.Namespace):
     """The :class:`PairsSpec` that the command-line options describe."""
     from experiments.pairs.job import PairsSpec
 
-    agents = [a for v in args.agents for a in v.split(",") if a]
+    agents = _agent_names(args)
     rules = {"difficulty": args.difficulty, "prediction_match": args.prediction_match,
              "defeated_rat_stays": args.defeated_rat_stays, "first_player": args.first_player,
              "empty_draw": args.empty_draw,
@@ -176,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     """Estimate the players' win rate for each of the 12 ordered Rat pairs (active, waiting)
     at each player count, on common random numbers, and write CSV/Parquet tables, a heatmap,
     a bar chart of the 6 unordered pairs and a metadata JSON into the output folder."""
-    agents = {a for v in args.agents for a in v.split(",") if a}
+    agents = set(_agent_names(args))
     if len(agents) == 1 and args.scheduler is None:
         # one policy at every seat: on a cold kernel cache it compiles in a second process
         # from now on, while this one imports the rest (agents.precompile)
