@@ -137,9 +137,11 @@ def test_resample_from_infostate_keeps_the_information_state(game):
         legal = st.legal_actions()
         st.apply_action(legal[int(rng.integers(len(legal)))])
     p = st.current_player()
-    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    # A seeded sampler: the unseeded one made this test fail about once in a hundred runs
+    # (in Lure only P1's lure card is hidden here: 8 values, the likeliest drawn 27% of the time).
+    sampler = pyspiel.UniformProbabilitySampler(5, 0.0, 1.0)
     tables = set()
-    for _ in range(4):
+    for _ in range(8):
         r = st.resample_from_infostate(p, sampler)
         assert r.information_state_string(p) == st.information_state_string(p)
         assert r.legal_actions() == st.legal_actions()
