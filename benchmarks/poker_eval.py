@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import importlib.util
+import importlib
 import os
 import platform
 import subprocess
@@ -120,18 +120,32 @@ def _python_peers(rows: list[list[int]]) -> dict:
 
 
 def _baseline(rev: str | None):
-    """``engines/poker.py`` as of git revision ``rev``, imported as its own module, or None."""
+    """The evaluator as of git revision ``rev`` (``engines/poker.py`` with the ``engines``
+    modules it imports, as they were then), imported as package ``poker_baseline``; or None.
+
+    The modules of ``engines`` at ``rev`` are extracted to a temporary folder, their imports
+    of ``engines`` pointed at the copy and its ``__init__`` left empty (no cache setup), so the
+    baseline runs its own tables and helpers, not today's."""
     if not rev:
         return None
-    src = subprocess.run(["git", "show", f"{rev}:engines/poker.py"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp(prefix="poker_baseline_")) / "poker_baseline.py"
-    path.write_text(src)
-    spec = importlib.util.spec_from_file_location("poker_baseline", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["poker_baseline"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    tmp = Path(tempfile.mkdtemp(prefix="poker_baseline_"))
+    archive = subprocess.run(["git", "archive", rev, "engines"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    pkg = tmp / "poker_baseline"
+    (tmp / "engines").rename(pkg)
+    for path in pkg.rglob("*.py"):
+        text = path.read_text()
+        text = text.replace("from engines.", "from poker_baseline.").replace(
+            "from engines import", "from poker_baseline import").replace(
+            "import engines.", "import poker_baseline.")
+        path.write_text(text)
+    (pkg / "__init__.py").write_text('"""The evaluator at a past revision."""\n')
+    sys.path.insert(0, str(tmp))
+    try:
+        return importlib.import_module("poker_baseline.poker")
+    finally:
+        sys.path.remove(str(tmp))
 
 
 def _scalar_loops():

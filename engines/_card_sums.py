@@ -10,10 +10,16 @@ wider) loads, ``k`` 16-byte loads from a ``(256, 2)`` table and ``k`` ``<2 x i64
 The table (:data:`engines._poker_tables.CARD_RECORD`) is indexed by the card id read as an
 unsigned byte: ids 0..51 hold the card's key and bit, the jokers 52 and 53 a joker flag
 (bit 52 of the key), every other byte (54..255, so also -1 = 255) an "other" flag (bit 56).
-Ids wider than a byte are clamped to 255 first, so any integer value lands in the table.
+Ids wider than a byte are clamped to 255 first, so any integer value lands in the table. The
+first card is read from the table's second half (rows ``256 + id``), whose keys carry
+:data:`engines._poker_tables.SUIT_BIAS`: the sum's key comes out biased, ready for the flush
+test, at no extra instruction (OMPEval starts its sums from a biased empty hand instead).
 Because a hand's card bits are added (not or-ed), a card present twice carries into another
-bit, and ``popcount(bits) < k`` tells it: popcount never grows on an add that carries, and a
-second copy of a card always meets a set bit or a bit a carry cleared.
+bit, and ``popcount(bits) < k`` tells it: popcount never grows on an add that carries
+(``popcount(a + b) <= popcount(a) + popcount(b)``, equal only when ``a & b == 0``), and a
+second copy of a card always meets a set bit or a bit a carry cleared. Jokers and other bytes
+add no bit, so ``popcount(bits) == k`` holds exactly when the ``k`` values are distinct card
+ids 0..51: one test validates a row.
 """
 
 from __future__ import annotations
@@ -61,6 +67,8 @@ def _make_card_sums(k: int):
             for j in range(k):
                 ptr = builder.gep(arr.data, [builder.add(start, ir.Constant(i64, j))])
                 row = _index(builder, builder.load(ptr), arr_t.dtype)
+                if j == 0:  # the biased half of the table
+                    row = builder.add(row, ir.Constant(i64, 256))
                 acc = builder.add(acc, builder.load(builder.gep(rows, [row]), align=8))
             i32 = ir.IntType(32)
             key = builder.extract_element(acc, ir.Constant(i32, 0))
@@ -71,7 +79,8 @@ def _make_card_sums(k: int):
 
     card_sums.__doc__ = (
         f"Sums of the table rows of cards[base:base + {k}] (compiled only): ``(key, bits)``, "
-        "two int64. ``cards``: 1-D C-contiguous integer array; ``table``: int64 (256, 2), "
+        "two int64, the key with the first card's row from the biased half. ``cards``: 1-D "
+        "C-contiguous integer array; ``table``: int64 (512, 2), "
         "C-contiguous (:data:`engines._poker_tables.CARD_RECORD`). No bounds check: the caller "
         f"guarantees ``base + {k} <= cards.size``.")
     return card_sums
@@ -84,7 +93,9 @@ card_sums7 = _make_card_sums(7)
 
 def record_sums(cards, base, k, table):
     """Sums of the table rows of ``cards[base:base + k]``, ``k`` in 5..7 (compiled only):
-    ``(key, bits)``, two int64. ``cards``: 1-D integer array of any layout (a C-contiguous one
+    ``(key, bits)``, two int64; the first card's row is taken from the table's biased half, so
+    the key includes :data:`engines._poker_tables.SUIT_BIAS`. ``cards``: 1-D integer array of
+    any layout (a C-contiguous one
     takes the vector path of :func:`card_sums7` and its kin, another a plain loop with the same
     result); ``table``: :data:`engines._poker_tables.CARD_RECORD`."""
     raise NotImplementedError("record_sums is compiled only: call it from a Numba kernel")
@@ -109,6 +120,8 @@ def _record_sums(cards, base, k, table):
         for j in range(k):
             c = cards[base + j]
             row = 255 if (c < 0 or c > 255) else c
+            if j == 0:
+                row += 256
             key += table[row, 0]
             bits += table[row, 1]
         return key, bits

@@ -25,12 +25,17 @@ Tables (all ``np.ndarray``, indexed by a 13-bit rank mask unless stated):
 ``CARD_SMASK``     int64     shape (54,): ``1 << (16 * suit + rank)``, 0 for jokers
 ``HASH_OFFSETS``   int32     perfect-hash row offsets for rank keys of 5-7 cards
 ``HASH_STD/RR``    int32     non-flush strength of each hashed rank multiset (standard/River Rats)
-``CARD_RECORD``    int64     shape (256, 2): row ``c`` = (key, bit) of card id ``c`` read as an
+``CARD_RECORD``    int64     shape (512, 2): row ``c`` = (key, bit) of card id ``c`` read as an
                              unsigned byte; jokers :data:`JOKER_FLAG`, other bytes
-                             :data:`OTHER_FLAG` in the key and no bit (:mod:`engines._card_sums`)
+                             :data:`OTHER_FLAG` in the key and no bit; rows ``256 + c`` the
+                             same with :data:`SUIT_BIAS` added, for a hand's first card
+                             (:mod:`engines._card_sums`)
 ``HASH_OFFSETS_P`` int32     ``HASH_OFFSETS`` padded to 8192 rows (every 25-bit key has a row)
-``HASH_STD/RR_P``  int32     the hash tables padded to ``HASH_SIZE_P`` (2**17) entries, so a
-                             slot masked to 17 bits is always a valid read
+``STRENGTH_OF_CODE`` int32   every non-flush strength of 5-7 cards under either ranking, sorted
+                             (the strength of each 16-bit code)
+``HASH_STD/RR_C``  uint16    the hash tables as codes into ``STRENGTH_OF_CODE``, padded to
+                             ``HASH_SIZE_P`` (2**17) entries, so a slot masked to 17 bits is
+                             always a valid read (half the cache footprint of ``int32``)
 =================  ========  ==================================================================
 
 The 5-7 card fast path follows OMPEval (Timo Kaufmann, https://github.com/zekyll/OMPEval,
@@ -288,11 +293,13 @@ OTHER_FLAG = np.int64(1) << 56
 """Key bit counting non-card bytes (empty slot -1, ids 54 and above) in a record sum."""
 SPECIAL_SHIFT = 52
 """``key >> SPECIAL_SHIFT`` is non-zero iff a record sum met a joker or a non-card byte."""
-CARD_RECORD = np.zeros((256, 2), dtype=np.int64)
+CARD_RECORD = np.zeros((512, 2), dtype=np.int64)
 CARD_RECORD[:, 0] = OTHER_FLAG
 CARD_RECORD[:52, 0] = CARD_KEY[:52]
 CARD_RECORD[:52, 1] = CARD_SMASK[:52]
 CARD_RECORD[52:54, 0] = JOKER_FLAG
+CARD_RECORD[256:] = CARD_RECORD[:256]
+CARD_RECORD[256:, 0] += SUIT_BIAS  # the first card of a sum brings the suit counters' bias
 
 HASH_SIZE_P = 1 << 17
 if HASH_STD.size > HASH_SIZE_P:  # pragma: no cover - a broken hash table
@@ -301,7 +308,12 @@ RANK_KEY_MASK = (1 << 25) - 1
 """Every rank key of up to 7 cards (at most 4 of a rank) is below 2**25."""
 HASH_OFFSETS_P = np.zeros(1 << (25 - HASH_SHIFT), dtype=np.int32)
 HASH_OFFSETS_P[:HASH_OFFSETS.size] = HASH_OFFSETS
-HASH_STD_P = np.zeros(HASH_SIZE_P, dtype=np.int32)
-HASH_STD_P[:HASH_STD.size] = HASH_STD
-HASH_RR_P = np.zeros(HASH_SIZE_P, dtype=np.int32)
-HASH_RR_P[:HASH_RR.size] = HASH_RR
+STRENGTH_OF_CODE = np.unique(np.concatenate([HASH_STD, HASH_RR])).astype(np.int32)
+"""Sorted non-flush strengths of both rankings (6,177 with the 0 of unused slots): 16-bit hash
+entries index it, so the hash tables take half the cache (OMPEval keeps 16-bit ranks too)."""
+if STRENGTH_OF_CODE.size > 1 << 16:  # pragma: no cover - cannot happen with 13 ranks
+    raise RuntimeError("more non-flush strengths than 16-bit codes")
+HASH_STD_C = np.zeros(HASH_SIZE_P, dtype=np.uint16)
+HASH_STD_C[:HASH_STD.size] = np.searchsorted(STRENGTH_OF_CODE, HASH_STD)
+HASH_RR_C = np.zeros(HASH_SIZE_P, dtype=np.uint16)
+HASH_RR_C[:HASH_RR.size] = np.searchsorted(STRENGTH_OF_CODE, HASH_RR)

@@ -261,7 +261,7 @@ def test_describe_names_the_deciding_ranks():
     assert poker.describe(ev("Ah 2c 3d 4h 5s")) == "straight, 5 high"
 
 
-# The one-pass path for rows of exactly 5-7 cards (engines.poker._fast_batch) against the
+# The one-pass path for rows of exactly 5-7 cards (engines.poker._FAST_ROWS) against the
 # general kernel: the same rows with one empty column added take the general path only.
 
 def _general(hands, rules):
