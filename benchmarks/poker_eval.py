@@ -26,8 +26,9 @@ ratio. Contenders, 7-card hands:
   ``--peer-hands`` hands.
 
 Then 5- and 6-card hands (with OMPEval when present), 8- and 10-card hands and hands with
-jokers. ``--baseline REV`` also loads ``engines/poker.py`` as it was at git revision ``REV``
-and prints the current code's ratio to it for every hand size. Compile (or cache load) time is
+jokers. ``--baseline REV`` also loads the evaluator as it was at git revision ``REV``
+(``engines/poker.py`` and the ``engines`` modules it imports, its tables included) and prints
+the current code's ratio to it for every hand size. Compile (or cache load) time is
 measured apart and kept out of the figures.
 """
 
@@ -123,24 +124,35 @@ def _baseline(rev: str | None):
     """The evaluator as of git revision ``rev`` (``engines/poker.py`` with the ``engines``
     modules it imports, as they were then), imported as package ``poker_baseline``; or None.
 
-    The modules of ``engines`` at ``rev`` are extracted to a temporary folder, their imports
+    The modules of ``engines`` at ``rev`` are extracted once per commit to a folder under the
+    system temp folder (kept, so the copy's Numba cache is reused by later runs), their imports
     of ``engines`` pointed at the copy and its ``__init__`` left empty (no cache setup), so the
-    baseline runs its own tables and helpers, not today's."""
+    baseline runs its own tables and helpers, not today's. Raises
+    ``subprocess.CalledProcessError`` for a revision git does not know."""
     if not rev:
         return None
-    tmp = Path(tempfile.mkdtemp(prefix="poker_baseline_"))
-    archive = subprocess.run(["git", "archive", rev, "engines"], cwd=ROOT, check=True,
-                             capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
+                         check=True, capture_output=True, text=True).stdout.strip()
+    tmp = Path(tempfile.gettempdir()) / f"boardlab_poker_baseline_{sha[:12]}"
     pkg = tmp / "poker_baseline"
-    (tmp / "engines").rename(pkg)
-    for path in pkg.rglob("*.py"):
-        text = path.read_text()
-        text = text.replace("from engines.", "from poker_baseline.").replace(
-            "from engines import", "from poker_baseline import").replace(
-            "import engines.", "import poker_baseline.")
-        path.write_text(text)
-    (pkg / "__init__.py").write_text('"""The evaluator at a past revision."""\n')
+    if not (pkg / "poker.py").exists():
+        work = Path(tempfile.mkdtemp(prefix="poker_baseline_"))
+        archive = subprocess.run(["git", "archive", sha, "engines"], cwd=ROOT, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        for path in (work / "engines").rglob("*.py"):
+            text = path.read_text()
+            text = text.replace("from engines.", "from poker_baseline.").replace(
+                "from engines import", "from poker_baseline import").replace(
+                "import engines.", "import poker_baseline.")
+            path.write_text(text)
+        (work / "engines" / "__init__.py").write_text('"""The evaluator at a past revision."""\n')
+        tmp.mkdir(parents=True, exist_ok=True)
+        try:
+            (work / "engines").rename(pkg)  # atomic: a concurrent run finds all or nothing
+        except OSError:
+            if not (pkg / "poker.py").exists():
+                raise
     sys.path.insert(0, str(tmp))
     try:
         return importlib.import_module("poker_baseline.poker")
@@ -183,10 +195,21 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds (medians)")
     ap.add_argument("--ompeval", default=os.environ.get("BOARDLAB_OMPEVAL"),
                     help="OMPEval shared library (see the module docstring)")
-    ap.add_argument("--baseline", help="git revision whose engines/poker.py to compare with")
+    ap.add_argument("--baseline", help="git revision whose evaluator to compare with")
     args = ap.parse_args(argv)
-
+    try:  # the user's options first: one line and exit 2 if one is bad
+        omp = _ompeval(args.ompeval)
+    except (OSError, AttributeError):  # not a library, or not one with these functions
+        print(f"poker_eval.py: bad --ompeval {args.ompeval!r}: expected a shared library "
+              "exporting omp_init and omp_eval (see the module docstring)", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
+    try:
+        base = _baseline(args.baseline)
+    except subprocess.CalledProcessError:
+        print(f"poker_eval.py: bad --baseline {args.baseline!r}: expected a git revision of "
+              "this clone", file=sys.stderr)
+        return 2
     from engines import cards, poker
 
     loop_at, loop_view = _scalar_loops()
@@ -195,11 +218,9 @@ def main(argv=None) -> int:
     poker.evaluate(cards.random_hands(4, 7, seed=0, n_jokers=2), "river_rats")
     loop_at(warm, 0, np.empty(8, np.int32))
     loop_view(warm, 0, np.empty(8, np.int32))
-    base = _baseline(args.baseline)
     if base is not None:
         base.evaluate(warm)
     t_compile = time.perf_counter() - t0
-    omp = _ompeval(args.ompeval)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"python {platform.python_version()}, load {os.getloadavg()[0]:.2f}; one thread; "
           f"medians of {args.rounds} interleaved rounds")

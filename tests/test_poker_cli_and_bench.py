@@ -1,8 +1,13 @@
 """The ``boardlab poker`` command and the evaluator benchmark script stay runnable."""
 
 import runpy
+import subprocess
 import sys
 
+import numpy as np
+import pytest
+
+from engines import cards, poker
 from experiments.cli import main
 
 
@@ -33,3 +38,37 @@ def test_benchmark_script_runs_on_tiny_sizes(capsys, monkeypatch):
     for text in ("7 cards", "boardlab river_rats", "eval_at (compiled)", "phevaluator",
                  "eval7", "5 cards", "10 cards, 2 jokers"):
         assert text in out
+
+
+@pytest.mark.slow
+def test_benchmark_baseline_is_the_evaluator_of_that_revision():
+    """``--baseline REV`` loads the evaluator's modules as they were at REV (here HEAD: the
+    same strengths), as a package of its own with its own tables, not today's modules."""
+    sys.path.insert(0, "benchmarks")
+    try:
+        import poker_eval
+    finally:
+        sys.path.remove("benchmarks")
+    base = poker_eval._baseline("HEAD")
+    assert base.__name__ == "poker_baseline.poker"
+    assert base._cards is not cards and base.FLUSH_STD is not poker.FLUSH_STD
+    for k, nj in ((7, 0), (5, 0), (10, 2)):
+        hands = cards.random_hands(300, k, seed=k, n_jokers=nj)
+        np.testing.assert_array_equal(base.evaluate(hands), poker.evaluate(hands))
+    assert poker_eval._baseline(None) is None
+    with pytest.raises(subprocess.CalledProcessError):
+        poker_eval._baseline("no-such-revision")
+
+
+@pytest.mark.parametrize("option,value", [("--baseline", "no-such-revision"),
+                                          ("--ompeval", "/no/such/libompshim.so"),
+                                          ("--ompeval", "libm.so.6")])
+def test_benchmark_bad_option_is_one_line(option, value, capsys):
+    sys.path.insert(0, "benchmarks")
+    try:
+        import poker_eval
+    finally:
+        sys.path.remove("benchmarks")
+    assert poker_eval.main([option, value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"bad {option} {value!r}" in err
