@@ -39,6 +39,7 @@ import ctypes
 import importlib
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -136,23 +137,27 @@ def _baseline(rev: str | None):
     tmp = Path(tempfile.gettempdir()) / f"boardlab_poker_baseline_{sha[:12]}"
     pkg = tmp / "poker_baseline"
     if not (pkg / "poker.py").exists():
-        work = Path(tempfile.mkdtemp(prefix="poker_baseline_"))
-        archive = subprocess.run(["git", "archive", sha, "engines"], cwd=ROOT, check=True,
-                                 capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
-        for path in (work / "engines").rglob("*.py"):
-            text = path.read_text()
-            text = text.replace("from engines.", "from poker_baseline.").replace(
-                "from engines import", "from poker_baseline import").replace(
-                "import engines.", "import poker_baseline.")
-            path.write_text(text)
-        (work / "engines" / "__init__.py").write_text('"""The evaluator at a past revision."""\n')
         tmp.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".extract_", dir=tmp))
         try:
-            (work / "engines").rename(pkg)  # atomic: a concurrent run finds all or nothing
-        except OSError:
-            if not (pkg / "poker.py").exists():
-                raise
+            archive = subprocess.run(["git", "archive", sha, "engines"], cwd=ROOT, check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+            for path in (work / "engines").rglob("*.py"):
+                text = path.read_text()
+                text = text.replace("from engines.", "from poker_baseline.").replace(
+                    "from engines import", "from poker_baseline import").replace(
+                    "import engines.", "import poker_baseline.")
+                path.write_text(text)
+            (work / "engines" / "__init__.py").write_text(
+                '"""The evaluator at a past revision."""\n')
+            try:
+                (work / "engines").rename(pkg)  # atomic: a concurrent run finds all or nothing
+            except OSError:
+                if not (pkg / "poker.py").exists():
+                    raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     sys.path.insert(0, str(tmp))
     try:
         return importlib.import_module("poker_baseline.poker")

@@ -5,7 +5,7 @@ OMPEval (Timo Kaufmann, https://github.com/zekyll/OMPEval) keeps each card as on
 record (rank key + suit counters, and the card's bit) and adds a hand's records with one SSE
 add per card. Numba does not vectorize the two 64-bit adds on its own, so :func:`card_sums5`,
 :func:`card_sums6` and :func:`card_sums7` emit that loop directly in LLVM IR: ``k`` byte (or
-wider) loads, ``k`` 16-byte loads from a ``(256, 2)`` table and ``k`` ``<2 x i64>`` adds.
+wider) loads, ``k`` 16-byte loads from a ``(512, 2)`` table and ``k`` ``<2 x i64>`` adds.
 
 The table (:data:`engines._poker_tables.CARD_RECORD`) is indexed by the card id read as an
 unsigned byte: ids 0..51 hold the card's key and bit, the jokers 52 and 53 a joker flag

@@ -321,7 +321,7 @@ def run_experiment(
             state = _State(len(cells), fp)
         resumed = sum(len(d) for d in state.done)
         meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
-                "backend": backend, "n_jobs": joblib.cpu_count() if n_jobs == -1 else n_jobs,
+                "backend": backend, "n_jobs": _worker_count(n_jobs),
                 "machine": machine_info()}
 
         base = _batch_sizes(games_per_cell, batch_size)
@@ -417,6 +417,12 @@ def run_experiment(
                          games_played=played, resumed_batches=resumed, meta=meta)
 
 
+def _worker_count(n_jobs: int) -> int:
+    """The worker processes ``n_jobs`` (a positive integer, or -1 for all cores as joblib counts
+    them: CPU affinity and cgroup limits included) stands for."""
+    return joblib.cpu_count() if n_jobs == -1 else n_jobs
+
+
 def _import_for_play(module: str) -> int:
     """Worker warm-up task: import ``module`` (the batch function's) and the compiled game loop
     (:mod:`agents.loop`, with Numba), so the worker's first batch only loads kernels."""
@@ -441,7 +447,7 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
 
     warm = None
     if parallel is not None:
-        n = joblib.cpu_count() if parallel.n_jobs == -1 else max(1, int(parallel.n_jobs))
+        n = _worker_count(parallel.n_jobs)
         tasks = [joblib.delayed(_import_for_play)(play_fn.__module__) for _ in range(n)]
 
         def start_workers() -> None:
@@ -482,7 +488,7 @@ def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str |
                                  "address of a running scheduler such as tcp://host:8786"
                                  ) from None
         else:
-            workers = os.cpu_count() if n_jobs == -1 else n_jobs
+            workers = _worker_count(n_jobs)
             # no dashboard; the scheduler's own HTTP server on a free loopback port (it takes
             # 8787 otherwise, and warns when another local cluster holds it)
             cluster = stack.enter_context(LocalCluster(

@@ -3,6 +3,7 @@
 import runpy
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -52,6 +53,8 @@ def test_benchmark_baseline_is_the_evaluator_of_that_revision():
     base = poker_eval._baseline("HEAD")
     assert base.__name__ == "poker_baseline.poker"
     assert base._cards is not cards and base.FLUSH_STD is not poker.FLUSH_STD
+    folder = Path(base.__file__).parents[1]  # the commit's folder: the package, no leftovers
+    assert [p.name for p in folder.iterdir() if p.name != "__pycache__"] == ["poker_baseline"]
     for k, nj in ((7, 0), (5, 0), (10, 2)):
         hands = cards.random_hands(300, k, seed=k, n_jokers=nj)
         np.testing.assert_array_equal(base.evaluate(hands), poker.evaluate(hands))
