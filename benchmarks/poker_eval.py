@@ -28,7 +28,8 @@ ratio. Contenders, 7-card hands:
 Then 5- and 6-card hands (with OMPEval when present), 8- and 10-card hands and hands with
 jokers. ``--baseline REV`` also loads the evaluator as it was at git revision ``REV``
 (``engines/poker.py`` and the ``engines`` modules it imports, its tables included) and prints
-the current code's ratio to it for every hand size. Compile (or cache load) time is
+the current code's ratio to it for every hand size, and for ``eval_at`` (the old kernel in the
+same compiled loop). Compile (or cache load) time is
 measured apart and kept out of the figures.
 """
 
@@ -165,22 +166,23 @@ def _baseline(rev: str | None):
         sys.path.remove(str(tmp))
 
 
-def _scalar_loops():
-    """Compiled loops calling the scalar kernels once per hand: ``eval_at`` on the flat array
-    (as the engines call it) and ``eval_hand`` on a row view (a view costs Numba two
-    reference-count calls per hand)."""
+def _scalar_loops(poker, cache=True):
+    """Compiled loops calling the scalar kernels of the evaluator module ``poker`` once per
+    hand: ``eval_at`` on the flat array (as the engines call it) and ``eval_hand`` on a row
+    view (a view costs Numba two reference-count calls per hand). ``cache=False`` for a
+    baseline's module (its loops would share the current ones' cache entries)."""
     from numba import njit
 
-    from engines.poker import eval_at, eval_hand
+    eval_at, eval_hand = poker.eval_at, poker.eval_hand
 
-    @njit(cache=True)
+    @njit(cache=cache)
     def loop_at(hands, rules, out):
         k = hands.shape[1]
         flat = hands.reshape(-1)
         for i in range(hands.shape[0]):
             out[i] = eval_at(flat, i * k, k, rules)
 
-    @njit(cache=True)
+    @njit(cache=cache)
     def loop_view(hands, rules, out):
         k = hands.shape[1]
         for i in range(hands.shape[0]):
@@ -217,14 +219,18 @@ def main(argv=None) -> int:
         return 2
     from engines import cards, poker
 
-    loop_at, loop_view = _scalar_loops()
+    loop_at, loop_view = _scalar_loops(poker)
     warm = cards.random_hands(8, 7, seed=0)
     poker.evaluate(warm)
     poker.evaluate(cards.random_hands(4, 7, seed=0, n_jokers=2), "river_rats")
     loop_at(warm, 0, np.empty(8, np.int32))
     loop_view(warm, 0, np.empty(8, np.int32))
+    base_at = None
     if base is not None:
         base.evaluate(warm)
+        if hasattr(base, "eval_at"):
+            base_at = _scalar_loops(base, cache=False)[0]
+            base_at(warm, 0, np.empty(8, np.int32))
     t_compile = time.perf_counter() - t0
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"python {platform.python_version()}, load {os.getloadavg()[0]:.2f}; one thread; "
@@ -253,19 +259,24 @@ def main(argv=None) -> int:
             c["OMPEval"] = lambda h=hands, o=o16: omp(h, o)
         if base is not None:
             c["baseline"] = lambda h=hands: base.evaluate(h)
+        if base_at is not None and k == 7:
+            c["baseline eval_at"] = lambda h=hands, b=buf: base_at(h, 0, b)
         t = _interleaved(c, args.rounds)
         label = f"{k} cards"
+        peer_of = {"boardlab": "baseline", "boardlab out=": "baseline",
+                   "eval_at (compiled)": "baseline eval_at"}
         for name in c:
-            if name in ("OMPEval", "baseline"):
+            if name in ("OMPEval", "baseline", "baseline eval_at"):
                 continue
             ratios = []
             if omp:
                 ratios.append(float(np.median(np.array(t["OMPEval"]) / np.array(t[name]))))
             if base is not None:
-                ratios.append(float(np.median(np.array(t["baseline"]) / np.array(t[name])))
-                              if name in ("boardlab", "boardlab out=") else float("nan"))
+                peer = peer_of.get(name)
+                ratios.append(float(np.median(np.array(t[peer]) / np.array(t[name])))
+                              if peer in t else float("nan"))
             _row(label, name, n / float(np.median(t[name])), ratios)
-        for name in ("OMPEval", "baseline"):
+        for name in ("OMPEval", "baseline", "baseline eval_at"):
             if name in t:
                 _row(label, name, n / float(np.median(t[name])))
         if k == 7:

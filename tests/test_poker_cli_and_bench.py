@@ -58,6 +58,15 @@ def test_benchmark_baseline_is_the_evaluator_of_that_revision():
     for k, nj in ((7, 0), (5, 0), (10, 2)):
         hands = cards.random_hands(300, k, seed=k, n_jokers=nj)
         np.testing.assert_array_equal(base.evaluate(hands), poker.evaluate(hands))
+    # the scalar kernel's loop, built on either module (the baseline's uncached)
+    base_at = poker_eval._scalar_loops(base, cache=False)[0]
+    loop_at = poker_eval._scalar_loops(poker)[0]
+    hands = cards.random_hands(500, 7, seed=3)
+    got, want = np.empty(500, np.int32), np.empty(500, np.int32)
+    base_at(hands, 1, got)
+    loop_at(hands, 1, want)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(want, poker.evaluate(hands, "river_rats"))
     assert poker_eval._baseline(None) is None
     with pytest.raises(subprocess.CalledProcessError):
         poker_eval._baseline("no-such-revision")
