@@ -282,7 +282,9 @@ def main(argv=None) -> int:
         if k == 7:
             sub = hands[: args.peer_hands]
             peers = _python_peers(sub.tolist())
-            tp = _interleaved(peers, max(1, args.rounds // 2))
+            if not peers:
+                print(f"{label:<22}(no Python-called peer installed: pip install -e '.[dev]')")
+            tp = _interleaved(peers, max(1, args.rounds // 2)) if peers else {}
             ours = n / float(np.median(t["boardlab"]))
             for name, secs in tp.items():
                 rate = len(sub) / float(np.median(secs))

@@ -100,10 +100,18 @@ def speed_summary(result: RunResult, per_unit: int = 1) -> dict[str, Any]:
     that played its games, see :class:`RunResult`), ``games_per_s`` (all those runs' games over
     their summed wall time, seconds) and ``games_per_s_this_run`` (``None`` when this call
     played nothing, e.g. a re-run that found every batch done). ``per_unit`` converts the
-    runner's units to games (a tournament's unit is a deal of several games)."""
+    runner's units to games (a tournament's unit is a deal of several games): each run's
+    ``games_played`` and ``games_per_s`` count games, and with ``per_unit > 1`` the run also
+    keeps its units as ``deals_played``."""
     runs = [dict(r) for r in result.meta.get("runs", [])]
     games = sum(int(r.get("games_played", 0)) for r in runs) * per_unit
     wall = sum(float(r.get("wall_time_s", 0.0)) for r in runs)
+    if per_unit != 1:
+        for r in runs:
+            r["deals_played"] = int(r.get("games_played", 0))
+            r["games_played"] = r["deals_played"] * per_unit
+            if r.get("games_per_s") is not None:
+                r["games_per_s"] = float(r["games_per_s"]) * per_unit
     return {"runs": runs, "games_per_s": games / wall if wall > 0 and games else None,
             "games_per_s_this_run": (result.games_played * per_unit / result.wall_time
                                      if result.games_played and result.wall_time > 0 else None)}

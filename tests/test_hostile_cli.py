@@ -51,13 +51,55 @@ def test_other_commands_name_the_option_and_create_nothing(tmp_path, capsys, arg
     assert not out.exists()
 
 
-def test_out_pointing_at_a_file_is_one_line(tmp_path, capsys):
+@pytest.mark.parametrize("argv", [["river-rats", "pairs", "--players", "4", "--games", "10"],
+                                  ["tournament", "rats"], ["lure", "balance"]])
+def test_out_pointing_at_a_file_is_one_line(tmp_path, capsys, argv):
     f = tmp_path / "a_file"
     f.write_text("keep me")
-    code, err = _run(["river-rats", "pairs", "--players", "4", "--games", "10",
-                      "--batch-size", "10", "--out", str(f)], capsys)
-    assert code in (1, 2) and str(f) in err and len(err.splitlines()) == 1, err
+    with pytest.raises(SystemExit) as e:
+        main(argv + ["--out", str(f)])
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and len(err.splitlines()) == 1, err
+    assert f"argument --out: {str(f)!r} is a file: expected a folder" in err
     assert f.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["river-rats", "pairs", "--games", "abc"], "invalid int value: 'abc'"),
+    (["river-rats", "pairs", "--difficulty", "hard"], "invalid choice: 'hard'"),
+    (["river-rats", "pairs", "--backend", "lokky"], "invalid choice: 'lokky'"),
+    (["tournament", "chess"], "invalid choice: 'chess'"),
+    (["winrates", "riverrats"], "invalid choice: 'riverrats'"),
+    (["play", "poker"], "invalid choice: 'poker'"),
+    ([], "the following arguments are required: COMMAND"),
+])
+def test_usage_errors_are_one_line_without_the_usage_text(capsys, argv, needle):
+    """argparse's own errors (bad choice, not a number) as one line, exit 2, with where to find
+    the usage; a game is listed once in its hyphenated spelling."""
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err.strip()
+    assert e.value.code == 2 and len(err.splitlines()) == 1, err
+    assert needle in err and "--help)" in err and "usage:" in err.split("error:")[1]
+    if "GAME" in err:
+        assert err.count("'lure'") == 1 and "river_rats" not in err
+
+
+def test_both_spellings_of_a_game_are_accepted():
+    from experiments.cli import build_parser
+
+    parser = build_parser()
+    for name in ("river_rats", "river-rats"):
+        assert parser.parse_args(["tournament", name]).game == name
+        assert parser.parse_args(["play", name]).game == name
+
+
+def test_record_path_is_checked_before_the_game(tmp_path, capsys):
+    bad = tmp_path / "no_such_folder" / "g.json"
+    code = main(["play", "recurring", "--players", "3", "--record", str(bad)])
+    out, err = capsys.readouterr()
+    assert code == 2 and f"bad --record {str(bad)!r}" in err and len(err.splitlines()) == 1
+    assert "you are seat" not in out and not bad.parent.exists()
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only folders")

@@ -41,6 +41,20 @@ def test_benchmark_script_runs_on_tiny_sizes(capsys, monkeypatch):
         assert text in out
 
 
+def test_benchmark_runs_without_the_python_peers(capsys, monkeypatch):
+    """The Python-called peers come with the ``dev`` extra; without them (as after ``make
+    run``) their rows are left out, not a crash."""
+    sys.path.insert(0, "benchmarks")
+    try:
+        import poker_eval
+    finally:
+        sys.path.remove("benchmarks")
+    monkeypatch.setattr(poker_eval, "_python_peers", lambda hands: {})
+    assert poker_eval.main(["--hands", "2000", "--peer-hands", "200", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "no Python-called peer installed" in out and "10 cards, 2 jokers" in out
+
+
 @pytest.mark.slow
 def test_benchmark_baseline_is_the_evaluator_of_that_revision():
     """``--baseline REV`` loads the evaluator's modules as they were at REV (here HEAD: the

@@ -76,6 +76,11 @@ def test_interrupted_run_resumes_to_the_uninterrupted_totals(tmp_path):
     assert speed["games_per_s_this_run"] is None and speed["runs"] == runs
     assert speed["games_per_s"] == pytest.approx(
         48_000 / sum(r["wall_time_s"] for r in runs))
+    # units of several games (a tournament's deals): the history counts games, keeps the deals
+    per_deal = speed_summary(again, per_unit=3)["runs"]
+    assert [r["deals_played"] for r in per_deal] == [r["games_played"] for r in runs]
+    assert [r["games_played"] for r in per_deal] == [3 * r["games_played"] for r in runs]
+    assert per_deal[0]["games_per_s"] == pytest.approx(3 * runs[0]["games_per_s"])
 
 
 def test_state_of_another_experiment_is_not_overwritten_without_consent(tmp_path):

@@ -45,9 +45,41 @@ def parse_player_counts(values: str | list[str], lo: int, hi: int, game: str) ->
     return sorted(set(out))
 
 
+def output_folder(text: str) -> str:
+    """``type=`` of the ``--out`` options that name a folder: ``text`` unchanged, or
+    ``argparse.ArgumentTypeError`` (a one-line usage error) when it names an existing file."""
+    import os
+
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a file: expected a folder")
+    return text
+
+
+class GameChoices(tuple):
+    """Game names as ``choices`` of an argument: listed hyphenated (``river-rats``), accepted in
+    either spelling (``river_rats`` too), so a usage error lists each game once."""
+
+    def __new__(cls, names):
+        return super().__new__(cls, dict.fromkeys(n.replace("_", "-") for n in names))
+
+    def __contains__(self, value) -> bool:
+        return isinstance(value, str) and tuple.__contains__(self, value.replace("_", "-"))
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` whose usage errors (an unknown choice, a value that is not a
+    number, a missing argument) are one line naming the value as typed, with where to find the
+    usage, and exit status 2; its subcommands' parsers are of the same class."""
+
+    def error(self, message: str):
+        """Print ``PROG: error: MESSAGE (usage: PROG --help)`` to standard error and exit with
+        status 2 (``SystemExit``)."""
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser of ``boardlab`` (all registered subcommands)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="boardlab",
         description="Simulation and strategy analysis for River Rats, Lure, Rats and ReCURRRing.",
     )

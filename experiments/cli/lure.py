@@ -21,7 +21,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from experiments.cli import parse_player_counts
+from experiments.cli import output_folder, parse_player_counts
 
 
 def parse_players(text: str) -> list[int]:
@@ -61,7 +61,8 @@ def register(sub) -> None:
     b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     b.add_argument("--batch-size", type=int, default=5000,
                    help="games per work unit (the numbers depend on it, not on --jobs)")
-    b.add_argument("--out", help="output folder (default results/lure/<base|deep_waters>)")
+    b.add_argument("--out", type=output_folder,
+                   help="output folder (default results/lure/<base|deep_waters>)")
     b.add_argument("--force", action="store_true",
                    help="overwrite a report made with other settings (otherwise an error)")
     b.add_argument("--what-if", default=None, metavar="SPEC",
@@ -131,7 +132,8 @@ def register(sub) -> None:
     r.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     r.add_argument("--batch-size", type=int, default=1000,
                    help="games per work unit (the numbers depend on it, not on --jobs)")
-    r.add_argument("--out", help="output folder (default results/lure/rebalance/"
+    r.add_argument("--out", type=output_folder,
+                   help="output folder (default results/lure/rebalance/"
                                  "<goal>_<base|deep_waters>)")
     r.add_argument("--force", action="store_true",
                    help="start over in a folder holding a rebalance with other settings")

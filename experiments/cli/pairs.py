@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from experiments.cli import parse_player_counts
+from experiments.cli import output_folder, parse_player_counts
 from experiments.options import BACKENDS
 
 DEFAULT_OUT = Path("results") / "river_rats"
@@ -71,6 +71,7 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round-batches", type=int, default=4,
                    help="with --ci-width: batches added per pair in each round (default 4)")
     p.add_argument("--out", default=None,
+                   type=output_folder,
                    help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
                         "_<players>p_seed<seed>); re-running with the same folder resumes")
     p.add_argument("--quiet", action="store_true", help="no progress bar or table")

@@ -18,11 +18,12 @@ __all__ = ["register", "run", "play_session"]
 def register(sub) -> None:
     """Add ``boardlab play GAME``."""
     from engines.names import GAME_NAMES
+    from experiments.cli import GameChoices
 
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__.split("\n\n")[0])
-    p.add_argument("game", metavar="GAME", choices=[g.replace("_", "-") for g in GAME_NAMES]
-                   + list(GAME_NAMES), help="river-rats, lure, rats or recurring")
+    p.add_argument("game", metavar="GAME", choices=GameChoices(GAME_NAMES),
+                   help="river-rats, lure, rats or recurring")
     p.add_argument("--players", type=int, default=None,
                    help="number of players (default: the game's usual count)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")
@@ -109,6 +110,13 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**63)
     chance.check_seed(seed, "--seed")
+    if record:  # before the game, not after it: a path that cannot be written loses nothing
+        import os
+
+        folder = os.path.dirname(os.path.abspath(record))
+        if os.path.isdir(record) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise ValueError(f"bad --record {record!r}: expected a file path in an existing, "
+                             f"writable folder")
 
     def say(text=""):
         print(text, file=out)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from experiments.cli import GameChoices, output_folder
 from experiments.options import BACKENDS
 
-GAME_CHOICES = ("rats", "recurring", "river-rats", "river_rats", "lure")
+GAME_CHOICES = GameChoices(("rats", "recurring", "river_rats", "lure"))
 
 
 def parse_options(items) -> dict:
@@ -58,7 +59,8 @@ def register(sub) -> None:
     p.add_argument("--agents", default=None,
                    help="comma-separated agents NAME[:PARAMS][@LABEL]; PARAMS is v1;v2;... or "
                         "key=value;...; NAME is a shipped agent or a saved tuned agent "
-                        "(default: every shipped agent)")
+                        "(default: the shipped agents that neither search nor see hidden "
+                        "cards)")
     p.add_argument("--games", type=int, default=1000,
                    help="deals; each is played at every table in every rotation (default 1000)")
     p.add_argument("--rating-deals", type=int, default=300,
@@ -66,6 +68,7 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="overwrite an output folder that holds another tournament")
     p.add_argument("--out", default=None,
+                   type=output_folder,
                    help="output folder (default results/GAME/tournaments/<N>p_<agents>)")
     p.set_defaults(func=_tournament)
 
@@ -99,6 +102,7 @@ def register(sub) -> None:
     t.add_argument("--validate", type=int, default=2000,
                    help="fresh deals of the check against the start (0: skip; default 2000)")
     t.add_argument("--out", default=None,
+                   type=output_folder,
                    help="output folder (default ROOT/GAME/tuning/NAME)")
     t.add_argument("--force", action="store_true",
                    help="start the study over and replace a saved agent of the same name")
@@ -113,7 +117,8 @@ def register(sub) -> None:
     w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
                    help="rats, recurring, river-rats or lure")
     w.add_argument("--agents", default=None,
-                   help="comma-separated agents (default: every shipped agent)")
+                   help="comma-separated agents (default: the shipped agents that neither "
+                        "search nor see hidden cards)")
     w.add_argument("--players", default=None,
                    help="player counts, e.g. 4, 1..4 or 2,4 (default: all of the game's)")
     w.add_argument("--games", type=int, default=20_000,
@@ -134,7 +139,7 @@ def _winrates(args) -> int:
     ad = get_adapter(args.game)
     lo, hi = ad.players[0], ad.players[-1]
     players = parse_player_counts(args.players or f"{lo}..{hi}", lo, hi, ad.title)
-    df = winrates(ad.name, args.agents or ",".join(ad.shipped), players, args.games,
+    df = winrates(ad.name, args.agents or ",".join(ad.standard_agents()), players, args.games,
                   seed=args.seed, n_jobs=args.jobs, options=parse_options(args.option))
     print(format_winrates(df))
     if args.csv:
@@ -148,7 +153,7 @@ def _tournament(args) -> int:
     from experiments.tournament.games import get_adapter
 
     ad = get_adapter(args.game)
-    agents = args.agents or ",".join(ad.shipped)
+    agents = args.agents or ",".join(ad.standard_agents())
     res = run_tournament(ad.name, agents, args.players, args.games, seed=args.seed,
                          options=parse_options(args.option), n_jobs=args.jobs,
                          backend=args.backend, scheduler=args.scheduler,

@@ -205,6 +205,14 @@ class GameAdapter:
             raise ValueError(f"default_params of {name!r} must be finite, got {p.tolist()}")
         self.user[name] = _UserPolicy(fn, p.copy(), description)
 
+    def standard_agents(self) -> list[str]:
+        """The shipped agents that neither search (seconds per game at the search presets'
+        sizes) nor see hidden cards (``peek`` and kin: analysis bounds, not legal play): the
+        default field of ``boardlab tournament`` and ``boardlab winrates``, in shipped order."""
+        all_specs = specs(self.name)
+        return [n for n in self.shipped
+                if not (all_specs[n].search or all_specs[n].sees_hidden)]
+
     def base_names(self) -> list[str]:
         """Shipped names followed by the user policies' names."""
         return list(self.shipped) + [n for n in self.user if n not in self.shipped]

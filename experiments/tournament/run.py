@@ -401,7 +401,8 @@ class TournamentResult:
         """A readable text table (agents sorted by win rate) for the terminal."""
         ad = self.tournament.adapter
         lines = [f"{ad.title}, {self.tournament.n_players} players: {self.meta['deals']} deals, "
-                 f"{self.meta['games_played']} games ({self.meta['tables']} tables x rotations"
+                 f"{self.meta['games_played']} games ({self.meta['tables']} tables x "
+                 f"{self.meta['rotations_per_table']} rotations"
                  + (f" x {self.tournament.deal_games()} games per match"
                     if self.tournament.deal_games() > 1 else "") + ")"]
         # a game whose score is its win share (Rats) shows that column once

@@ -191,10 +191,7 @@ def evaluate(game: str, base: str, candidates, field_refs: list[AgentRef], n_pla
 def default_field(game: str) -> list[str]:
     """The default opponents of :func:`tune`: the game's shipped agents that neither search
     (slow per decision) nor see hidden cards, except ``random``."""
-    from agents.policy import specs
-
-    return [n for n, s in specs(get_adapter(game).name).items()
-            if n != "random" and not s.search and not s.sees_hidden]
+    return [n for n in get_adapter(game).standard_agents() if n != "random"]
 
 
 # ---- the search space ---------------------------------------------------------------------

@@ -2,7 +2,12 @@
 
 import json
 
+import pytest
+
+from agents.policy import specs
 from experiments.cli import main
+from experiments.tournament.games import get_adapter
+from experiments.tournament.tune import default_field
 from experiments.cli.tournament import parse_options
 
 
@@ -53,3 +58,39 @@ def test_winrates_command(capsys, tmp_path):
     assert rc == 0 and "fair 0.33" in capsys.readouterr().out
     assert main(["winrates", "rats", "--players", "9"]) == 2
     assert "--players" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["rats", "recurring", "lure", "river_rats"])
+def test_default_agents_neither_search_nor_see_hidden_cards(game):
+    """The default field of ``tournament``/``winrates``: every shipped agent but the search
+    agents (minutes per deal at their presets) and the hidden-card viewers (``peek``)."""
+    ad = get_adapter(game)
+    std = ad.standard_agents()
+    sp = specs(ad.name)
+    assert "random" in std and "heuristic" in std
+    assert std == [n for n in ad.shipped if not sp[n].search and not sp[n].sees_hidden]
+    assert len(std) < len(ad.shipped)  # every game ships search agents
+    assert default_field(game) == [n for n in std if n != "random"]
+
+
+def test_tournament_and_winrates_default_to_the_standard_agents(monkeypatch, capsys):
+    import experiments.tournament.run as run_mod
+    import experiments.tournament.winrates as win_mod
+
+    seen = {}
+
+    class _Stop(Exception):
+        pass
+
+    def fake(game, agents, *a, **k):
+        seen[game] = agents
+        raise _Stop
+
+    monkeypatch.setattr(run_mod, "run_tournament", fake)
+    monkeypatch.setattr(win_mod, "winrates", fake)
+    with pytest.raises(_Stop):
+        main(["tournament", "lure", "--quiet"])
+    assert seen["lure"] == ",".join(get_adapter("lure").standard_agents())
+    with pytest.raises(_Stop):
+        main(["winrates", "rats"])
+    assert seen["rats"] == ",".join(get_adapter("rats").standard_agents())

@@ -251,6 +251,10 @@ def test_recurring_match_length_option_sets_the_deal():
     # 2 agents at 3 seats: tables A B A and B A B, 3 rotations each, 2 games per match
     assert r.meta["games_per_deal"] == 2 and r.meta["games_played"] == 4 * 6 * 2
     assert "x 2 games per match" in r.summary()
+    assert "(2 tables x 3 rotations x 2 games per match)" in r.summary()
+    # the runs history counts games (4 deals of 12 games), and keeps the deals
+    run = r.meta["runs"][-1]
+    assert (run["games_played"], run["deals_played"]) == (48, 4)
 
 
 def test_committed_results_hold_no_runner_state():
