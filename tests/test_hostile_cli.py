@@ -188,3 +188,11 @@ def test_ctrl_c_in_pairs_says_where_the_partial_results_are(tmp_path):
     assert code == 130 and "Traceback" not in err, err
     assert len(lines) == 1 and "interrupted" in lines[0] and str(out) in lines[0]
     assert "run the same command again to resume" in lines[0]
+
+
+@pytest.mark.parametrize("text, bad", [("1..6", "1..6"), ("2,9", "9"), ("3, 6-7", "6-7")])
+def test_player_counts_out_of_range_name_the_part_as_typed(text, bad):
+    from experiments.cli import parse_player_counts
+
+    with pytest.raises(ValueError, match=rf"^bad --players {bad}: Lure has 2 to 5 players$"):
+        parse_player_counts(text, 2, 5, "Lure")

@@ -36,10 +36,11 @@ def parse_player_counts(values: str | list[str], lo: int, hi: int, game: str) ->
             if not m:
                 raise ValueError(f"bad --players {part!r}: expected counts such as {hi}, "
                                  f"{lo}..{hi}, {lo},{hi}")
-            out.extend(range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1))
-    for n in out:
-        if not lo <= n <= hi:
-            raise ValueError(f"bad --players {n}: {game} has {lo} to {hi} players")
+            counts = range(int(m.group(1)), int(m.group(2) or m.group(1)) + 1)
+            if any(not lo <= n <= hi for n in counts):
+                raise ValueError(f"bad --players {part.strip()}: {game} has {lo} to {hi} "
+                                 f"players")
+            out.extend(counts)
     if not out:
         raise ValueError("--players is empty")
     return sorted(set(out))

@@ -162,9 +162,13 @@ def _tournament(args) -> int:
                          overwrite=args.force)
     print(res.summary())
     m = res.meta
-    print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
-          f"({m['games_per_s']:.0f} games/s, --jobs {args.jobs}); ratings "
-          f"{m['rating_time_s']:.1f} s")
+    if m["games_played_this_run"]:
+        print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
+              f"({m['games_per_s_this_run']:.0f} games/s, --jobs {args.jobs}); ratings "
+              f"{m['rating_time_s']:.1f} s")
+    else:
+        print(f"no games left to play: every deal was played by an earlier run of the same "
+              f"tournament; ratings {m['rating_time_s']:.1f} s")
     print(f"results in {m['files']['meta'].rsplit('/', 1)[0]}")
     return 0
 
