@@ -556,11 +556,17 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
                             {k_: np.asarray(v).tolist() for k_, v in sums.items()})
 
 
-def default_out_dir(game: str, n_players: int, labels, root="results") -> Path:
-    """``<root>/<game>/tournaments/<N>p_<agents>``, agent labels joined by ``-`` (made
-    file-name safe, shortened with a hash when long)."""
-    safe = "-".join("".join(c if c.isalnum() or c in "_." else "_" for c in lab)
-                    for lab in labels)
+def default_out_dir(game: str, n_players: int, labels, root="results",
+                    options: dict | None = None) -> Path:
+    """``<root>/<game>/tournaments/<N>p_<agents>[_<options>]``: agent labels joined by ``-``,
+    then the rules options, if any, as ``key_value`` (so tournaments under other rules get
+    folders of their own); made file-name safe, shortened with a hash when long."""
+    def clean(text):
+        return "".join(c if c.isalnum() or c in "_." else "_" for c in str(text))
+
+    safe = "-".join(clean(lab) for lab in labels)
+    for key, value in sorted((options or {}).items()):
+        safe += f"_{clean(key)}_{clean(value)}"
     if len(safe) > 60:
         safe = safe[:48] + "_" + hashlib.sha256(safe.encode()).hexdigest()[:8]
     return Path(root) / get_adapter(game).name / "tournaments" / f"{n_players}p_{safe}"
@@ -615,7 +621,8 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     player = DealPlayer(ad.name, user) if user else play_deals
     extra = player.fingerprint() if user else None
     if out_dir is None and save:
-        out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs])
+        out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs],
+                                  options=options)
     t0 = time.perf_counter()
     res = run_experiment(player, [tour.cell()], seed=seed, games_per_cell=int(n_deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,

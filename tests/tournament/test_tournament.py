@@ -270,3 +270,20 @@ def test_committed_results_hold_no_runner_state():
     files = subprocess.run(["git", "ls-files", "results"], cwd=root, capture_output=True,
                            text=True, check=True).stdout.split()
     assert files and not [f for f in files if f.endswith("state.json")]
+
+
+def test_default_folder_names_the_rules_options():
+    """Tournaments under other rules options get folders of their own; without options the
+    name is the committed results' (agents only)."""
+    from pathlib import Path
+
+    from experiments.tournament.run import default_out_dir
+
+    plain = default_out_dir("rats", 4, ["random", "greedy", "heuristic"])
+    assert plain == Path("results/rats/tournaments/4p_random-greedy-heuristic")
+    assert plain.is_dir()  # the committed tournament
+    expert = default_out_dir("river-rats", 4, ["greedy", "heuristic", "peek"],
+                             options={"difficulty": "expert"})
+    assert expert.name == "4p_greedy-heuristic-peek_difficulty_expert"
+    assert default_out_dir("rats", 4, ["a", "b"], options={"x": 1, "a": True}).name \
+        == "4p_a-b_a_True_x_1"
