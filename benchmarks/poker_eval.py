@@ -243,6 +243,8 @@ def main(argv=None) -> int:
     print(f"{'hands':<22}{'evaluator':<20}{'evals/s':>14}" + "".join(f"{c:>13}" for c in cols))
 
     n = args.hands
+    peer_of = {"boardlab": "baseline", "boardlab out=": "baseline",
+               "eval_at (compiled)": "baseline eval_at"}  # each contender's baseline twin
     for k in (7, 6, 5):
         hands = cards.random_hands(n, k, seed=k)
         h64 = hands.astype(np.int64)
@@ -263,8 +265,6 @@ def main(argv=None) -> int:
             c["baseline eval_at"] = lambda h=hands, b=buf: base_at(h, 0, b)
         t = _interleaved(c, args.rounds)
         label = f"{k} cards"
-        peer_of = {"boardlab": "baseline", "boardlab out=": "baseline",
-                   "eval_at (compiled)": "baseline eval_at"}
         for name in c:
             if name in ("OMPEval", "baseline", "baseline eval_at"):
                 continue
