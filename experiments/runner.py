@@ -190,7 +190,8 @@ class _State:
     @classmethod
     def from_saved(cls, data: dict, n_cells: int, fingerprint: str) -> _State | None:
         """The state saved as ``data`` (a parsed ``state.json``) if it was made by this
-        experiment and code version, else ``None``."""
+        experiment and code version, else ``None``. Its contents are not checked here: see
+        :func:`_validate_state`."""
         if data.get("version") != STATE_VERSION or data.get("fingerprint") != fingerprint:
             return None
         st = cls(n_cells, fingerprint)
@@ -202,6 +203,58 @@ class _State:
         runs = data.get("runs", [])
         st.runs = [dict(r) for r in runs] if isinstance(runs, list) else []
         return st
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _validate_state(data: dict, n_cells: int, sizes: Callable[[int], int], max_batches: int,
+                    success_key: str) -> str | None:
+    """What is wrong with a parsed ``state.json`` of this experiment, in a few words, or
+    ``None`` when it is consistent: one ``done`` list and one ``totals`` dict per cell; batch
+    indices integers in ``0..max_batches-1``, each listed once; ``totals["games"]`` equal to the
+    summed sizes of the batches listed (``sizes(b)``: games of batch ``b``); every total an
+    integer or a (nested) list of integers; the success count within ``0..games``; ``runs`` a
+    list of objects. Never repairs."""
+    done, totals = data.get("done"), data.get("totals")
+    if not isinstance(done, list) or len(done) != n_cells:
+        return f"'done' is not a list of {n_cells} batch lists"
+    if not isinstance(totals, list) or len(totals) != n_cells:
+        return f"'totals' is not a list of {n_cells} objects"
+    runs = data.get("runs", [])
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        return "'runs' is not a list of objects"
+    for ci, (d, t) in enumerate(zip(done, totals, strict=True)):
+        if not isinstance(d, list) or not all(_is_int(b) for b in d):
+            return f"cell {ci}: 'done' is not a list of batch numbers"
+        bad = sorted({b for b in d if not 0 <= b < max_batches})
+        if bad:
+            return (f"cell {ci} lists batch {bad[0]}, outside 0..{max_batches - 1} (this "
+                    "experiment's batches)")
+        dup = sorted({b for b in d if d.count(b) > 1})
+        if dup:
+            return f"cell {ci} lists batch {dup[0]} {d.count(dup[0])} times"
+        if not isinstance(t, dict):
+            return f"cell {ci}: its totals are not an object"
+        if not d:
+            if t:
+                return f"cell {ci} has totals but no finished batch"
+            continue
+        for k, v in t.items():
+            arr = np.asarray(v, dtype=object)
+            if not all(_is_int(x) for x in arr.ravel().tolist()) or arr.size == 0:
+                return f"cell {ci}: total {k!r} is not an integer or a list of integers"
+        games = t.get("games")
+        expected = sum(sizes(b) for b in d)
+        if games != expected:
+            return (f"cell {ci} counts {games} games for {len(d)} batches of {expected} games "
+                    "in all")
+        wins = t.get(success_key)
+        if not _is_int(wins) or not 0 <= wins <= games:
+            return (f"cell {ci} counts {wins} {success_key} for {games} games (expected 0.."
+                    f"{games})")
+    return None
 
 
 def _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
@@ -290,6 +343,24 @@ def run_experiment(
         code_fp = source_hash()
         fp = f"{settings_fp}:{code_fp}"
         state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
+        base = _batch_sizes(games_per_cell, batch_size)
+
+        def sizes_for(n_batches: int) -> list[int]:
+            extra = n_batches - len(base)
+            return base + [batch_size] * max(0, extra)
+
+        def grow(n_batches: int) -> int:
+            """Batches after one more round (``group_batches``, capped by ``max_games``)."""
+            room = max_games - sum(sizes_for(n_batches))
+            return n_batches + min(group_batches, max(0, -(-room // batch_size)))
+
+        def batch_games(b: int) -> int:
+            return base[b] if b < len(base) else batch_size
+
+        max_batches = len(base)
+        while grow(max_batches) > max_batches:
+            max_batches = grow(max_batches)
+
         state = None
         if state_path is not None and state_path.exists():
             try:
@@ -305,13 +376,19 @@ def run_experiment(
             if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
                 raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
                                  "start over with --force (overwrite=True), or remove it")
-            try:
-                state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
-            except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            # this experiment's state: every part checked before any is used (never repaired)
+            problem = (_validate_state(saved, len(cells), batch_games, max_batches, success_key)
+                       if saved.get("version") == STATE_VERSION and saved.get("fingerprint") == fp
+                       else None)
+            if problem is None:
+                try:
+                    state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
+                except (TypeError, KeyError, ValueError, AttributeError) as exc:
+                    problem = f"{type(exc).__name__}: {exc}"
+            if problem is not None:
                 if not overwrite:
-                    raise ValueError(f"{state_path} is damaged ({type(exc).__name__}: {exc}): "
-                                     "start over with --force (overwrite=True), or remove it"
-                                     ) from None
+                    raise ValueError(f"{state_path} is damaged ({problem}): start over with "
+                                     "--force (overwrite=True), or remove it")
                 state = None
             old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
             if state is None and not overwrite:
@@ -331,17 +408,6 @@ def run_experiment(
         meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
                 "backend": backend, "n_jobs": _worker_count(n_jobs),
                 "machine": machine_info()}
-
-        base = _batch_sizes(games_per_cell, batch_size)
-
-        def sizes_for(n_batches: int) -> list[int]:
-            extra = n_batches - len(base)
-            return base + [batch_size] * max(0, extra)
-
-        def grow(n_batches: int) -> int:
-            """Batches after one more round (``group_batches``, capped by ``max_games``)."""
-            room = max_games - sum(sizes_for(n_batches))
-            return n_batches + min(group_batches, max(0, -(-room // batch_size)))
 
         # batches planned per cell; on a resume, the rounds that earlier runs had started
         planned = [len(base)] * len(cells)
@@ -374,19 +440,25 @@ def run_experiment(
             record_run()
             state.save(state_path, meta)
 
-        with ExitStack() as stack:
-            bar = stack.enter_context(tqdm(total=0, unit="game", unit_scale=True,
-                                           disable=not progress, smoothing=0.05,
-                                           desc="games", dynamic_ncols=True))
-            while True:
-                units = []
-                for ci in range(len(cells)):
-                    for b, n in enumerate(sizes_for(planned[ci])):
-                        if b not in state.done[ci]:
-                            units.append((ci, b, n))
+        round_no = 0
+        while True:
+            units = []
+            for ci in range(len(cells)):
+                for b, n in enumerate(sizes_for(planned[ci])):
+                    if b not in state.done[ci]:
+                        units.append((ci, b, n))
+            round_no += 1
+            with ExitStack() as stack:
                 if units:
-                    bar.total = (bar.total or 0) + sum(n for _, _, n in units)
-                    bar.refresh()
+                    # one bar per round, each from 0 to its own games: never moves backwards
+                    n_cells = len({ci for ci, _, _ in units})
+                    desc = ("games" if round_no == 1 and ci_width is None else
+                            f"round {round_no}: {sum(n for _, _, n in units):,} "
+                            f"{'more ' if round_no > 1 else ''}games for {n_cells} cell"
+                            f"{'s' if n_cells > 1 else ''}")
+                    bar = stack.enter_context(tqdm(
+                        total=sum(n for _, _, n in units), unit="game", unit_scale=True,
+                        disable=not progress, smoothing=0.05, desc=desc, dynamic_ncols=True))
                     since_save = 0
                     jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed,
                                                       os.getpid())
@@ -451,7 +523,6 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
     import what a batch needs (:func:`_import_for_play`; a few seconds per worker that would
     otherwise come after the compile). With ``progress``, says so on stderr when it takes more
     than 3 s (a first run on this machine)."""
-    import sys
 
     warm = None
     if parallel is not None:
@@ -467,9 +538,9 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
 
         warm = threading.Thread(target=start_workers, name="boardlab-start-workers", daemon=True)
         warm.start()
-    note = threading.Timer(3.0, lambda: print(
-        "compiling the game kernels once for this machine (a minute or two; later runs load "
-        "them)...", file=sys.stderr, flush=True))
+    from experiments.notes import say_compiling
+
+    note = threading.Timer(3.0, say_compiling)
     if progress:
         note.start()
     try:

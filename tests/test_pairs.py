@@ -119,10 +119,10 @@ def test_command_writes_tables_plots_and_metadata(tmp_path, capsys):
     assert meta["machine"]["cpu_count"] >= 1 and "code_version" in meta
     assert meta["backend"] == "loky" and "wall_time_s" in meta
     assert np.isclose(pd.read_parquet(out / "pairs.parquet")["win_rate"], df["win_rate"]).all()
-    # running the same command again resumes: nothing is replayed, same table
+    # the same command again answers from the finished run: nothing is replayed, same table
     rc = main(["river-rats", "pairs", "--players", "2", "--agents", "random", "--games", "400",
                "--batch-size", "200", "--seed", "9", "--out", str(out)])
     assert rc == 0
     text = capsys.readouterr().out
-    assert "resumed 24 batches" in text and "♦K" in text
+    assert "nothing was played" in text and "♦K" in text
     pd.testing.assert_frame_equal(pd.read_csv(out / "pairs.csv"), df)

@@ -9,6 +9,7 @@ function, listed in :data:`REGISTRARS` (``sub``: the top-level subparsers object
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import re
 import sys
@@ -21,6 +22,11 @@ REGISTRARS: tuple[str, ...] = (
     "experiments.cli.poker",
 )
 """Modules whose ``register(sub)`` adds subcommands, in help order."""
+
+
+QUIET_HELP = ("no progress bar and no notes on standard error (errors still show); the "
+              "results print as usual")
+"""The help of ``--quiet``, which means the same in every command."""
 
 
 def parse_player_counts(values: str | list[str], lo: int, hi: int, game: str) -> list[int]:
@@ -115,8 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``boardlab`` console script; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from experiments.notes import install_compile_note
+
     try:
-        return int(args.func(args) or 0)
+        install_compile_note(quiet=bool(getattr(args, "quiet", False)))
+        with _terminate_as_interrupt():
+            return int(args.func(args) or 0)
     except (ValueError, FileNotFoundError, OverflowError) as exc:
         print(f"boardlab: error: {_option_names(str(exc))}", file=sys.stderr)
         return 2
@@ -124,13 +134,40 @@ def main(argv: list[str] | None = None) -> int:
         out = getattr(args, "out", None)
         where = f" in {out}" if out else ""
         print(f"\nboardlab: interrupted; finished batches are kept{where}: run the same command "
-              "again to resume where it stopped", file=sys.stderr)
+              "again to resume where it stopped", file=sys.stderr, flush=True)
         return 130
     except OSError as exc:  # a folder or file the user named cannot be written or read
+        import errno
+
         name = exc.filename if exc.filename is not None else ""
-        print(f"boardlab: error: {name}{': ' if name else ''}{exc.strerror or exc}",
+        hint = ("; choose a folder you can write to (--out), or change its permissions"
+                if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "")
+        print(f"boardlab: error: {name}{': ' if name else ''}{exc.strerror or exc}{hint}",
               file=sys.stderr)
         return 1
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt():
+    """While a command runs, SIGTERM (``kill PID``, a scheduler's stop) ends it the way Ctrl-C
+    does: ``KeyboardInterrupt`` is raised in the main thread, so the run's lock is removed,
+    its finished batches are kept and :func:`main` prints one line on how to resume. The
+    previous handler is restored afterwards; outside the main thread nothing changes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 _API_TO_OPTION = {"games_per_cell": "--games", "n_jobs": "--jobs", "batch_size": "--batch-size",
@@ -145,6 +182,7 @@ def _option_names(message: str) -> str:
     options the user typed (``games_per_cell -5`` -> ``--games -5``)."""
     import re
 
+    message = message.replace(" (overwrite=True)", "").replace("overwrite=True", "--force")
     message = re.sub(r"^(bad )?(seed|scheduler)\b", r"\1--\2", message)
     return re.sub(r"\b(" + "|".join(_API_TO_OPTION) + r")\b",
                   lambda m: _API_TO_OPTION[m.group(1)], message)

@@ -21,7 +21,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from experiments.cli import output_folder, parse_player_counts
+from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
 
 
 def parse_players(text: str) -> list[int]:
@@ -42,6 +42,7 @@ def _game_arguments(p, agents_note: str) -> None:
     p.add_argument("--deep-waters", action="store_true", help="play with Deep Waters")
     p.add_argument("--agents", nargs="+", default=["heuristic"],
                    help=f"agents by seat, cycled over the seats {agents_note}")
+    p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 
 def register(sub) -> None:
@@ -85,6 +86,8 @@ def register(sub) -> None:
     c.add_argument("--deep-waters", action="store_true",
                    help="odds with the Deep Waters special die (d4) and curve of the whole deck")
     c.add_argument("--csv", help="also write P(catch) of every loadout and lure plan here")
+    c.add_argument("--force", action="store_true", help="replace the --csv file if it exists")
+    c.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     c.set_defaults(func=_card)
 
     r = lsub.add_parser(
@@ -143,6 +146,8 @@ def register(sub) -> None:
     o.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
     o.add_argument("--deep-waters", action="store_true", help="with the Deep Waters cards")
     o.add_argument("--csv", help="also write the table to this CSV file")
+    o.add_argument("--force", action="store_true", help="replace the --csv file if it exists")
+    o.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     o.set_defaults(func=_odds)
 
 
@@ -177,29 +182,6 @@ def _check_jobs(jobs: int) -> None:
         raise ValueError(f"bad --jobs {jobs}: expected a positive integer or -1 (all cores)")
 
 
-def _check_balance_out(args: argparse.Namespace, players, agents) -> None:
-    """Refuse to overwrite a report made with other settings (games, players, agents, seed,
-    batch size, Deep Waters) unless ``--force``: the default folders hold the committed
-    reports."""
-    from engines.lure.decks import default_deck
-    from experiments.io import read_json
-    from experiments.lure.balance import default_out_dir
-
-    out = Path(args.out) if args.out else default_out_dir(_deck(args.cards) or default_deck(),
-                                                          args.deep_waters)
-    meta_path = out / "metadata.json"
-    if args.force or not meta_path.exists():
-        return
-    meta = read_json(meta_path)
-    mine = {"deep_waters": bool(args.deep_waters), "players": list(players),
-            "agents": list(agents), "n_games_per_player_count": args.games,
-            "seed": args.seed, "batch_size": args.batch_size}
-    theirs = {k: meta.get(k) for k in mine}
-    if theirs != mine:
-        raise ValueError(f"{out} holds a report made with other settings ({theirs}): choose "
-                         f"another --out, or --force to overwrite it")
-
-
 def _balance(args: argparse.Namespace) -> int:
     from experiments.lure.balance import run_balance
 
@@ -221,27 +203,63 @@ def _balance(args: argparse.Namespace) -> int:
             slug = re.sub(r"[^A-Za-z0-9]+", "_", args.what_if).strip("_")[:60] or "card"
             tag = "deep_waters" if args.deep_waters else "base"
             args.out = str(Path("results") / "lure" / "what_if" / f"{slug}_{tag}")
-    _check_balance_out(args, players, agents)
+    from engines.lure.decks import default_deck
+    from experiments.lure.balance import (
+        balance_settings,
+        claim_balance_folder,
+        default_out_dir,
+    )
+
+    base_deck = deck or default_deck()
+    out = Path(args.out) if args.out else default_out_dir(base_deck, args.deep_waters)
+    claim = claim_balance_folder(out, balance_settings(base_deck, players, args.deep_waters,
+                                                       agents, args.games, args.seed,
+                                                       args.batch_size), args.force)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     if not cmd.startswith("boardlab lure balance"):
         cmd = "boardlab lure balance"
     out = run_balance(deck, players, args.deep_waters, agents, args.games,
-                      args.seed, args.out, args.jobs, batch_size=args.batch_size, command=cmd,
-                      progress=sys.stderr.isatty(), overwrite=args.force)
-    if args.what_if is not None:
+                      args.seed, out, args.jobs, batch_size=args.batch_size, command=cmd,
+                      progress=_progress(args), overwrite=args.force)
+    if args.what_if is not None and not claim.finished:
         from engines.lure.decks import write_deck
 
         write_deck(deck, out / "deck.csv", comment=f"what if: {args.what_if}")
         print(f"the changed deck: {out / 'deck.csv'} (loadable with --cards)")
-    print(f"wrote {out / 'report.md'}")
+    _print_flags(out)
+    if claim.finished:
+        print(f"answered from the finished report in {out}/: nothing was played; add --force "
+              "to play it again")
+    else:
+        print(f"wrote {out / 'report.md'}")
     return 0
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Show the progress bar and notes: on a terminal, unless ``--quiet``."""
+    return sys.stderr.isatty() and not getattr(args, "quiet", False)
+
+
+def _print_flags(out: Path) -> None:
+    """Print the flagged cards of the report in ``out`` (its ``cards.csv`` and fit)."""
+    import pandas as pd
+
+    from experiments.io import read_json
+    from experiments.lure.balance import flagged_lines
+
+    cards = pd.read_csv(out / "cards.csv", keep_default_na=False,
+                        na_values={"fair_points": [""], "difficulty": [""]})
+    print("\n".join(flagged_lines(cards, read_json(out / "metadata.json")["fit"])))
 
 
 def _card(args: argparse.Namespace) -> int:
     """``boardlab lure card SPEC``: :func:`experiments.lure.card.card_report` printed."""
     from engines.lure.decks import default_deck
     from experiments.lure.card import card_report, format_report
+    from experiments.outputs import claim_file
 
+    if args.csv:
+        claim_file(args.csv, "--csv", args.force)
     rep = card_report(_deck(args.cards) or default_deck(), args.spec, args.deep_waters)
     print(format_report(rep))
     if args.csv:
@@ -258,7 +276,10 @@ def _odds(args: argparse.Namespace) -> int:
     from experiments.lure.balance import add_fit, card_table
 
     from engines.lure.decks import default_deck
+    from experiments.outputs import claim_file
 
+    if args.csv:
+        claim_file(args.csv, "--csv", args.force)
     deck = _deck(args.cards) or default_deck()
     cards, _ = add_fit(card_table(deck, args.deep_waters)[0])
     cols = ["id", "points", "catch_number", "requirements"] + [c for c in cards.columns
@@ -291,9 +312,10 @@ def _rebalance(args: argparse.Namespace) -> int:
                     requirements_whitelist=args.requirements_whitelist,
                     n_trials=args.trials, n_games=args.games, verify_games=args.verify_games,
                     seed=args.seed, n_jobs=args.jobs, batch_size=args.batch_size,
-                    out=args.out, overwrite=args.force, progress=sys.stderr.isatty(),
+                    out=args.out, overwrite=args.force, progress=_progress(args),
                     command=cmd)
     print(res.summary())
     print(f"the proposed deck: {res.out / 'deck.csv'} (loadable with --cards)")
-    print(f"wrote {res.out / 'report.md'}")
+    if not hasattr(res, "meta"):  # a FinishedRebalance says where its answer came from
+        print(f"wrote {res.out / 'report.md'}")
     return 0

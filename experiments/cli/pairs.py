@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from experiments.cli import output_folder, parse_player_counts
+from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
 from experiments.options import BACKENDS
 
 DEFAULT_OUT = Path("results") / "river_rats"
@@ -74,10 +74,13 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
                    type=output_folder,
                    help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
                         "_<players>p_seed<seed>); re-running with the same folder resumes")
-    p.add_argument("--quiet", action="store_true", help="no progress bar or table")
+    p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     p.add_argument("--force", action="store_true",
-                   help="overwrite an output folder that holds partial results of another "
-                        "experiment (otherwise an error)")
+                   help="replace what the output folder holds (a finished run of other "
+                        "settings, partial results of another experiment, or files no run "
+                        "recorded), and play a finished run of the same settings again; "
+                        "without it such a folder is refused, and a finished run of the same "
+                        "settings is answered from its files")
 
 
 def register(sub) -> None:
@@ -103,7 +106,9 @@ def register(sub) -> None:
                    help="write the summary (one row per player count and phase) to this CSV")
     d.add_argument("--decisions", default=None, metavar="CSV",
                    help="write every contested decision to this CSV")
-    d.add_argument("--quiet", action="store_true", help="no progress bar")
+    d.add_argument("--force", action="store_true",
+                   help="replace the files named by --out and --decisions if they exist")
+    d.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     d.set_defaults(func=run_decisions)
 
 
@@ -122,8 +127,12 @@ def run_decisions(args: argparse.Namespace) -> int:
                              "of C, D, H, S, active Rat first (e.g. DS)")
         rats = (r[0], r[1])
     from engines.chance import check_seed
+    from experiments.outputs import claim_file
 
     check_seed(args.seed, "--seed")
+    for option, path in (("--out", args.out), ("--decisions", args.decisions)):
+        if path:
+            claim_file(path, option, args.force)
     df = decision_differences(args.agent, args.reference, _players(args.players), args.games,
                               args.seed, {"difficulty": args.difficulty}, rats,
                               progress=not args.quiet)
@@ -150,8 +159,56 @@ def run_decisions(args: argparse.Namespace) -> int:
 
 
 def _agent_names(args: argparse.Namespace) -> list[str]:
-    """``--agents`` as a list of names (comma or space separated)."""
-    return [a for v in args.agents for a in v.split(",") if a]
+    """``--agents`` as a list of names (comma or space separated); ``ValueError`` when it
+    names none (``--agents ""``)."""
+    names = [a.strip() for v in args.agents for a in v.split(",") if a.strip()]
+    if not names:
+        raise ValueError(f"bad --agents {' '.join(args.agents)!r}: expected one or more "
+                         "policy names, e.g. heuristic")
+    return names
+
+
+EXPERIMENT = "river-rats pairs"
+"""The experiment name in ``metadata.json`` and in the settings of :func:`run_settings`."""
+
+
+def run_settings(spec, batch_size: int, ci_width, max_games, round_batches) -> dict:
+    """What determines the numbers of a pairs run (compared with a finished run's
+    ``metadata.json`` by :func:`experiments.outputs.claim_folder`): the player counts, agents,
+    every rules field (defaults filled in), games, seed, batch size and, with ``ci_width``, the
+    interval's stopping options."""
+    from engines.river_rats import Config
+
+    rules = Config(n_players=1, rats=("C", "D"), **spec.rules).to_dict()
+    for key in ("n_players", "rats"):
+        rules.pop(key, None)
+    return {"experiment": EXPERIMENT, "players": [int(n) for n in spec.players],
+            "agents": spec.agents if isinstance(spec.agents, str) else list(spec.agents),
+            "rules": rules, "games": spec.games, "seed": spec.seed, "batch_size": batch_size,
+            "ci_width": ci_width, "max_games": max_games if ci_width is not None else None,
+            "round_batches": round_batches if ci_width is not None else None}
+
+
+def legacy_settings(meta: dict) -> dict:
+    """:func:`run_settings` of a ``metadata.json`` written before it stored ``"settings"``
+    (its ``spec``, first ``configs`` entry, batch size, interval options and command line).
+    Raises ``KeyError``/``TypeError`` when the file lacks them."""
+    import re
+
+    from engines.river_rats import Config
+    from experiments.pairs.job import PairsSpec
+
+    if meta.get("experiment") != EXPERIMENT:
+        return {"experiment": meta.get("experiment") or meta.get("kind")}
+    spec = meta["spec"]
+    rules = Config.from_dict(next(iter(meta["configs"].values()))).to_dict()
+    for key in ("n_players", "rats"):
+        rules.pop(key, None)
+    m = re.search(r"--round-batches[ =](\d+)", meta.get("command") or "")
+    return run_settings(PairsSpec(players=spec["players"], agents=spec["agents"], rules=rules,
+                                  games=spec["games_per_pair"], seed=spec["seed"]),
+                        meta["batch_size"], meta.get("ci_width"), meta.get("max_games"),
+                        int(m.group(1)) if m else 4)
 
 
 def spec_from_args(args: argparse.Namespace):
@@ -189,10 +246,19 @@ def run(args: argparse.Namespace) -> int:
         from agents.precompile import start
 
         start("river_rats", agents.pop())
-    from experiments.pairs.job import format_table, run_pairs, write_outputs
+    from experiments.outputs import check_writable, claim_folder
+    from experiments.pairs.job import OUTPUT_FILES, format_table, run_pairs, write_outputs
 
     spec = spec_from_args(args)
+    spec.cells()  # bad rules or agents: one line before anything is looked at on disk
     out = Path(args.out) if args.out else default_out(spec)
+    settings = run_settings(spec, args.batch_size, args.ci_width, args.max_games,
+                            args.round_batches)
+    claim = claim_folder(out, experiment=EXPERIMENT, settings=settings, outputs=OUTPUT_FILES,
+                         force=args.force, legacy=legacy_settings)
+    if claim.finished:
+        return _answer_from(claim, format_table)
+    check_writable(out)
     t0 = time.perf_counter()
     pairs, result = run_pairs(spec, n_jobs=args.jobs, backend=args.backend,
                               scheduler=args.scheduler, out_dir=out, ci_width=args.ci_width,
@@ -201,16 +267,35 @@ def run(args: argparse.Namespace) -> int:
                               overwrite=args.force)
     wall = time.perf_counter() - t0
     paths = write_outputs(out, pairs, result, spec,
-                          extra_meta={"command": "boardlab " + " ".join(sys.argv[1:]),
+                          extra_meta={"settings": settings,
+                                      "command": "boardlab " + " ".join(sys.argv[1:]),
                                       "ci_width": args.ci_width, "max_games": args.max_games,
                                       "total_wall_time_s": wall})
-    if not args.quiet:
-        print(format_table(pairs))
-        rate = result.games_played / result.wall_time if result.wall_time else float("nan")
-        print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
-              f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
-              f"{result.meta['n_jobs']} job(s), backend {args.backend}); resumed "
-              f"{result.resumed_batches}"
-              f" batches")
-        print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
+    print(format_table(pairs))
+    rate = result.games_played / result.wall_time if result.wall_time else float("nan")
+    print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
+          f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
+          f"{result.meta['n_jobs']} job(s), backend {args.backend}); resumed "
+          f"{result.resumed_batches} batches")
+    print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
+    return 0
+
+
+def _answer_from(claim, format_table) -> int:
+    """Print the table of the finished run in ``claim.folder`` (its ``pairs.csv``): nothing is
+    played or written."""
+    import pandas as pd
+
+    path = claim.folder / "pairs.csv"
+    try:
+        pairs = pd.read_csv(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{claim.folder} holds a finished run of these settings but its "
+                         f"pairs.csv cannot be read ({type(exc).__name__}): add --force to "
+                         "play it again") from None
+    print(format_table(pairs))
+    when = claim.meta.get("written_utc") or ""
+    print(f"\nanswered from the finished run in {claim.folder}/ ({int(pairs['games'].sum()):,} "
+          f"games{', written ' + when if when else ''}): nothing was played; add --force to "
+          "play it again")
     return 0

@@ -95,7 +95,7 @@ import pandas as pd
 
 from engines import dice
 from engines.lure import decks as D
-from experiments.io import out_lock, read_json
+from experiments.io import out_lock
 from experiments.lure.balance import card_table, difficulty, fit_curve, simulate
 from experiments.options import check_int
 
@@ -964,6 +964,52 @@ class RebalanceResult:
         return "\n".join(lines)
 
 
+EXPERIMENT = "lure rebalance"
+"""The experiment name :func:`experiments.outputs.claim_folder` compares."""
+OUTPUT_FILES = ("deck.csv", "changes.csv", "cards.csv", "games.csv", "win_diff.png",
+                "points_vs_difficulty.png", "scores.png", "seats.png", "game_length.png",
+                "metadata.json", "report.md", STUDY_FILE, "trials.csv")
+"""The files a rebalance writes into its folder."""
+
+
+def _run_settings(meta: dict) -> dict:
+    """What determines a rebalance's result, from its ``metadata.json`` (or the same keys
+    given now): the search settings, the trials wanted and the verification's games."""
+    if not isinstance(meta.get("settings"), dict) or "verify_games" not in meta:
+        return {"experiment": meta.get("experiment") or meta.get("kind") or "other"}
+    return {"experiment": EXPERIMENT, "search": meta["settings"],
+            "n_trials": meta["n_trials"], "verify_games": meta["verify_games"]}
+
+
+@dataclass
+class FinishedRebalance:
+    """A finished rebalance of the same settings found in ``out`` (what :func:`rebalance`
+    returns instead of running again): ``meta`` is its ``metadata.json``; :meth:`summary`
+    reads its ``changes.csv``."""
+
+    out: Path
+    meta: dict
+
+    def summary(self) -> str:
+        """Terminal text: what changed, what could not be fixed, the verification, and that
+        the answer comes from the folder."""
+        changes = pd.read_csv(self.out / "changes.csv", dtype=str, keep_default_na=False)
+        ids = list(dict.fromkeys(changes["id"]))
+        lines = [f"{len(ids)} card(s) changed: " + (", ".join(ids) if ids else "none")]
+        for r in changes.itertuples():
+            lines.append(f"  {r.id} {r.field}: {r.before} -> {r.after}")
+        for item in self.meta.get("unfixable") or []:
+            cid, why = (item if isinstance(item, (list, tuple)) else (item, ""))[:2]
+            lines.append(f"  {cid}: not fixed: {why}")
+        v = self.meta.get("violating_cards_fresh_seeds")
+        if isinstance(v, dict):
+            lines.append(f"cards off the goal on fresh seeds: {v.get('before')} before, "
+                         f"{v.get('after')} after")
+        lines.append(f"answered from the finished rebalance in {self.out}/: nothing was "
+                     "played; add --force to run it again")
+        return "\n".join(lines)
+
+
 def default_out_dir(deck: D.Deck, goal: str, deep_waters: bool) -> Path:
     """``results/lure/rebalance/<goal>_<base|deep_waters>``, prefixed with the deck file's
     stem for a deck that is not the shipped default."""
@@ -1046,12 +1092,15 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
                 "seed": seed, "batch_size": batch_size,
                 "costs": {"card": CARD_COST, "field": FIELD_COST, "penalty_pp": PENALTY_PP,
                           "cn_step": CN_STEP, "tpe_every": TPE_EVERY, "beam": BEAM}}
-    meta_path = out / "metadata.json"
-    if meta_path.exists() and not overwrite:
-        old = read_json(meta_path).get("settings")
-        if old is not None and old != json.loads(json.dumps(settings)):
-            raise ValueError(f"{out} holds a rebalance made with other settings: choose another "
-                             f"--out, or --force to start over")
+    from experiments.outputs import check_writable, claim_folder
+
+    claim = claim_folder(out, experiment=EXPERIMENT, settings=_run_settings(
+                             {"settings": settings, "n_trials": n_trials,
+                              "verify_games": verify_games}),
+                         outputs=OUTPUT_FILES, force=overwrite, legacy=_run_settings)
+    if claim.finished:
+        return FinishedRebalance(out, claim.meta)
+    check_writable(out)
     odds = OptionOdds(deep_waters)
     with out_lock(out):
         if overwrite:

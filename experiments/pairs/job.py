@@ -205,6 +205,11 @@ def format_table(pairs: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+OUTPUT_FILES = ("pairs.csv", "pairs.parquet", "unordered_pairs.csv", "heatmap.png",
+                "unordered_pairs.png", "metadata.json")
+"""The files :func:`write_outputs` writes into the output folder."""
+
+
 def write_outputs(out_dir: str | Path, pairs: pd.DataFrame, result: RunResult,
                   spec: PairsSpec, extra_meta: dict | None = None) -> dict[str, Path]:
     """Write the CSV and Parquet tables, the heatmap and bar chart PNGs and the metadata JSON

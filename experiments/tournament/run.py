@@ -17,8 +17,9 @@ of that batch replays the same deals from it. All tables of a deal are played in
 unit, because the statistics pair results *across* tables by deal (see
 :mod:`experiments.tournament.stats`); the batch function returns per-deal sufficient statistics
 (integer sums), so memory stays flat, results do not depend on ``n_jobs`` or the backend, and a
-killed run resumes from ``_partial/state.json`` in the output folder (kept out of the committed
-results, so re-running a command whose default folder holds committed tables regenerates them).
+killed run resumes from ``_partial/state.json`` in the output folder. A folder that holds a
+finished tournament (its ``meta.json``) is answered from when the settings are the same and
+refused when they differ, unless ``overwrite`` (``--force``): :mod:`experiments.outputs`.
 
 **Results** (:class:`TournamentResult`): per agent the win rate and mean score with 95%
 intervals (deal-clustered t-intervals; River Rats team win rates with Wilson intervals), a
@@ -61,6 +62,11 @@ __all__ = ["Tournament", "TournamentResult", "make_tables", "seatings", "play_de
            "default_out_dir", "PARTIAL_DIR"]
 
 PARTIAL_DIR = "_partial"
+EXPERIMENT = "tournament"
+"""The experiment name in the ``settings`` of a tournament's ``meta.json``."""
+OUTPUT_FILES = ("agents.csv", "pairwise.csv", "matrix.csv", "seats.csv", "meta.json",
+                "agents.png", "pairwise.png")
+"""The files :meth:`TournamentResult.save` writes."""
 """Subfolder of a tournament's output folder holding the runner's ``state.json`` (resume)."""
 
 SUM_KEYS = ("w_sum", "w_sq", "s_sum", "s_sq", "h_sum", "h_sq", "dw_sq", "dw_pos", "dw_neg",
@@ -580,8 +586,11 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
                    overwrite: bool = False) -> TournamentResult:
     """Run a duplicate-format round robin and return (and by default save) its results.
 
-    An output folder that holds another tournament (other agents, deals, seed or options) is
-    not overwritten unless ``overwrite=True`` (``ValueError`` naming the folder).
+    An output folder that holds another tournament (other agents, deals, seed or options),
+    another run or files no tournament recorded is not overwritten unless ``overwrite=True``
+    (``ValueError`` naming the folder); one that holds a finished tournament of the same
+    settings is answered from its files (nothing is played or written;
+    :func:`experiments.outputs.claim_folder`).
 
     Args:
         game: ``rats``, ``recurring``, ``river_rats`` (or ``river-rats``), ``lure``.
@@ -623,6 +632,18 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     if out_dir is None and save:
         out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs],
                                   options=options)
+    cfg = ad.config(tour.n_players, tour.options)
+    settings = _settings(ad, tour, cfg, int(n_deals), seed, int(batch_size),
+                         min(int(rating_deals), int(n_deals)), extra)
+    if save:
+        from experiments.outputs import check_writable, claim_folder
+
+        claim = claim_folder(out_dir, experiment=EXPERIMENT, settings=settings,
+                             outputs=OUTPUT_FILES, force=overwrite, meta_name="meta.json",
+                             legacy=lambda meta: _legacy_settings(ad, meta))
+        if claim.finished:
+            return _from_folder(tour, claim.folder, claim.meta)
+        check_writable(out_dir)
     t0 = time.perf_counter()
     res = run_experiment(player, [tour.cell()], seed=seed, games_per_cell=int(n_deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,
@@ -635,10 +656,9 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     ratings = (compute_ratings(tour, seed, min(int(rating_deals), int(n_deals)), int(batch_size))
                if rating_deals > 0 else None)
     rating_time = time.perf_counter() - t1
-    cfg = ad.config(tour.n_players, tour.options)
     played = int(sums["played"])
     meta = {
-        "kind": "boardlab.tournament", "game": ad.name, "title": ad.title,
+        "kind": "boardlab.tournament", "settings": settings, "game": ad.name, "title": ad.title,
         "n_players": tour.n_players, "config": cfg.to_dict(),
         "agents": [dict(r.to_dict(), description=ad.describe(r.base)) for r in refs],
         "param_names": list(ad.param_names), "cooperative": ad.cooperative,
@@ -663,3 +683,50 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         result.meta["files"] = {k_: str(v) for k_, v in paths.items()}
         write_json(paths["meta"], {**result.meta, "sums": result.sums})
     return result
+
+
+def _settings(ad: GameAdapter, tour: Tournament, cfg, n_deals: int, seed: int,
+              batch_size: int, rating_deals: int, user_policies=None) -> dict:
+    """What determines a tournament's numbers (stored in ``meta.json`` as ``settings``):
+    the game, seats, agents (labels, bases, parameters), the full rules config, deals, seed,
+    batch size, rating deals and the user policies' fingerprint."""
+    return {"experiment": EXPERIMENT, "game": ad.name, "n_players": tour.n_players,
+            "agents": [a.to_dict() for a in tour.agents], "config": cfg.to_dict(),
+            "deals": n_deals, "seed": seed, "batch_size": batch_size,
+            "rating_deals": rating_deals, "user_policies": user_policies}
+
+
+def _legacy_settings(ad: GameAdapter, meta: dict) -> dict:
+    """:func:`_settings` of a ``meta.json`` written before it stored them (its config is
+    completed with today's defaults of fields added since)."""
+    if meta.get("kind") != "boardlab.tournament":
+        return {"experiment": meta.get("kind") or meta.get("experiment")}
+    if meta.get("game") != ad.name:
+        return {"experiment": f"{meta.get('game')} tournament"}
+    cfg = ad.config(int(meta["n_players"]), {})
+    cfg = type(cfg).from_dict(meta["config"])
+    agents = [{k: v for k, v in a.items() if k != "description"} for a in meta["agents"]]
+    return {"experiment": EXPERIMENT, "game": ad.name, "n_players": int(meta["n_players"]),
+            "agents": agents, "config": cfg.to_dict(), "deals": int(meta["deals"]),
+            "seed": meta["seed"], "batch_size": meta["batch_size"],
+            "rating_deals": meta["rating_deals"], "user_policies": None}
+
+
+def _from_folder(tour: Tournament, folder: Path, meta: dict) -> TournamentResult:
+    """The :class:`TournamentResult` of the finished tournament in ``folder`` (its
+    ``meta.json`` sums and the ratings of its ``agents.csv``), with ``meta["answered_from"]``
+    naming the folder and ``games_played_this_run`` 0. Raises ``ValueError`` when the files
+    cannot be read."""
+    try:
+        sums = {k: np.asarray(v, dtype=np.int64) for k, v in meta["sums"].items()}
+        table = pd.read_csv(folder / "agents.csv", index_col="agent")
+    except (KeyError, TypeError, ValueError, OSError) as exc:
+        raise ValueError(f"{folder} holds a finished tournament of these settings but its "
+                         f"files cannot be read ({type(exc).__name__}: {exc}): add --force to "
+                         "play it again") from None
+    cols = [c for c in ("mu", "sigma", "ordinal", "rating_games") if c in table.columns]
+    ratings = table[cols] if "mu" in cols else None
+    meta = {k: v for k, v in meta.items() if k != "sums"}
+    meta.update(games_played_this_run=0, answered_from=str(folder),
+                files={"meta": str(folder / "meta.json")})
+    return analyse(tour, sums, ratings, meta)

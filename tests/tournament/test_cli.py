@@ -21,12 +21,13 @@ def test_tournament_command_writes_results(tmp_path, capsys):
     assert "Rats, 2 players: 12 deals" in text and "games/s" in text
     meta = json.loads((out / "meta.json").read_text())
     assert meta["config"]["ace_high_sequences"] is True and meta["deals"] == 12
-    # the same command again finds every deal played: it says so instead of a speed
+    # the same command again answers from the finished tournament: it says so, plays nothing
     assert main(["tournament", "rats", "--agents", "greedy,random", "--players", "2",
                  "--games", "12", "--batch-size", "6", "--rating-deals", "4", "--out",
                  str(out), "--quiet", "--option", "ace_high_sequences=true"]) == 0
     text = capsys.readouterr().out
-    assert "no games left to play" in text and "games/s" not in text
+    assert "nothing was played" in text and "games/s" not in text
+    assert "Rats, 2 players: 12 deals" in text
 
 
 def test_tournament_command_rejects_bad_input(capsys):

@@ -1,0 +1,214 @@
+"""Output folders and files that are never replaced silently.
+
+The rule of every ``boardlab`` command that writes results (``river-rats pairs``,
+``tournament``, ``tune``, ``lure balance``/``rebalance``, and the ``--csv``/``--out`` files of
+``winrates``, ``decisions``, ``lure odds``/``card``): **it never replaces a file it did not
+write in this run unless ``--force`` is given.** For a folder, the decision is taken from the
+run's own metadata file (``metadata.json`` or ``meta.json``, committed with the results):
+
+======================================  ======================================================
+the folder holds                        what the command does
+======================================  ======================================================
+nothing (or does not exist)             runs
+only partial results (``_partial/``)    runs; the runner resumes them or refuses them
+                                        (:func:`experiments.runner.run_experiment`)
+a finished run of **the same settings** answers from it: prints its table, plays nothing,
+                                        writes nothing (``--force``: runs again from scratch)
+a finished run of **other settings**,   refuses with one line naming the folder, what is
+or of another command                   there, what differs, and ``--force``
+files this command writes but no        refuses (a user's own ``pairs.csv`` or
+metadata file and no ``_partial/``      ``agents.csv``): one line naming them and ``--force``
+======================================  ======================================================
+
+"Settings" are what determine a run's numbers (a command's ``settings`` dict: games, seed,
+agents, rules, batch size...), stored under ``"settings"`` in the metadata file; for metadata
+written before this key existed, a command supplies ``legacy`` to derive them from the fields
+it did store. Commands call :func:`claim_folder` before they start playing and
+:func:`claim_file` for a single output file; both raise ``ValueError`` (one line) and change
+nothing on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from experiments.io import read_json
+
+__all__ = ["Claim", "claim_folder", "claim_file", "check_writable", "same_settings",
+           "settings_diff", "normalize"]
+
+PARTIAL_DIR = "_partial"
+"""The runner's folder of partial results inside an output folder: beside it, output files
+without a metadata file are a run of this command that stopped while writing them, resumed
+(or refused) by the runner."""
+META_NAMES = ("metadata.json", "meta.json")
+"""The names of the metadata file a finished run of any boardlab command leaves in its
+folder: a folder holding either is a finished run's."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What :func:`claim_folder` found: ``status`` is ``"new"`` (run: nothing finished is
+    there, or ``--force``) or ``"finished"`` (a finished run of the same settings: answer from
+    it); ``meta`` is that run's metadata (``None`` for ``"new"``); ``folder`` the folder."""
+
+    status: str
+    folder: Path
+    meta: dict | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True when the folder already holds this run's results."""
+        return self.status == "finished"
+
+
+def normalize(obj: Any) -> Any:
+    """``obj`` as JSON would give it back (tuples -> lists, numpy scalars -> numbers), so that
+    settings computed now compare equal to settings read from a metadata file."""
+    from experiments.io import _jsonable
+
+    return json.loads(json.dumps(obj, default=_jsonable, sort_keys=True))
+
+
+def same_settings(a: dict, b: dict) -> bool:
+    """True when two settings dicts are equal after :func:`normalize`."""
+    return normalize(a) == normalize(b)
+
+
+def settings_diff(stored: dict, mine: dict, limit: int = 3) -> str:
+    """The first ``limit`` settings that differ, as ``"games 1000000 there, 200 now; seed ..."``
+    (a key missing on one side shows as ``-``)."""
+    stored, mine = _flat(normalize(stored)), _flat(normalize(mine))
+    parts = []
+    for key in sorted(set(stored) | set(mine), key=lambda k: (k not in mine, str(k))):
+        if stored.get(key) != mine.get(key):
+            parts.append(f"{key} {_short(stored.get(key, '-'))} there, "
+                         f"{_short(mine.get(key, '-'))} now")
+    more = f"; and {len(parts) - limit} more" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + more
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    """Nested dicts as one level with dotted keys (``{"search": {"seed": 0}}`` ->
+    ``{"search.seed": 0}``), so a difference names the setting itself."""
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _describe(meta: dict, experiment: str | None = None) -> str:
+    """A few words on the run a metadata file records: its kind (``experiment`` when known),
+    size and date."""
+    what = experiment or meta.get("experiment") or meta.get("kind") or "boardlab"
+    what = str(what).removeprefix("boardlab.")
+    games = meta.get("games_total") or meta.get("games_played") or meta.get("games")
+    size = f" of {int(games):,} games" if isinstance(games, (int, float)) and games else ""
+    when = meta.get("written_utc") or (meta.get("machine") or {}).get("utc")
+    return f"a finished {what} run{size}" + (f" ({when})" if when else "")
+
+
+def claim_folder(folder: str | os.PathLike, *, experiment: str, settings: dict,
+                 outputs: Iterable[str], force: bool,
+                 meta_name: str = "metadata.json",
+                 legacy: Callable[[dict], dict | None] | None = None) -> Claim:
+    """Decide whether a command may write its results into ``folder`` (see the module
+    docstring's table).
+
+    Args:
+        folder: the output folder (it may not exist).
+        experiment: the command's name as metadata files record it (``"river-rats pairs"``);
+            a metadata file whose ``settings["experiment"]`` (or, for older files, whose
+            ``legacy`` settings) names another command is another command's run.
+        settings: what determines this run's numbers, JSON-ready; must hold ``"experiment"``.
+        outputs: the file names this command writes into the folder.
+        force: ``--force``: always ``"new"`` (the caller starts over, replacing what is there).
+        meta_name: the metadata file's name in the folder.
+        legacy: derives settings from a metadata file written without ``"settings"`` (``None``
+            when it cannot); such a file is then compared like a new one.
+
+    Returns a :class:`Claim`. Raises ``ValueError`` (one line naming the folder, what is there
+    and ``--force``) when the folder holds another run or files of this command that no run
+    recorded; nothing on disk is changed.
+    """
+    folder = Path(folder)
+    if force or not folder.is_dir():
+        return Claim("new", folder)
+    meta_path = folder / meta_name
+    if not meta_path.is_file():  # another command's run (a tournament's meta.json, say)
+        meta_path = next((folder / n for n in META_NAMES if (folder / n).is_file()), meta_path)
+        meta_name = meta_path.name
+    if meta_path.is_file():
+        try:
+            meta = read_json(meta_path)
+        except (ValueError, OSError) as exc:
+            raise ValueError(f"{folder} holds {meta_name} that cannot be read ({exc}): choose "
+                             "another --out, or add --force to replace the folder's results"
+                             ) from None
+        if not isinstance(meta, dict):
+            meta = {}
+        stored = meta.get("settings")
+        if not (isinstance(stored, dict) and "experiment" in stored) and legacy is not None:
+            try:
+                stored = legacy(meta)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                stored = None
+        if isinstance(stored, dict) and stored.get("experiment") == experiment:
+            if same_settings(stored, settings):
+                return Claim("finished", folder, meta)
+            raise ValueError(f"{folder} holds {_describe(meta, experiment)} with other settings "
+                             f"({settings_diff(stored, settings)}): choose another --out, or "
+                             "add --force to replace it")
+        other = stored.get("experiment") if isinstance(stored, dict) else None
+        raise ValueError(f"{folder} holds {_describe(meta, other)}, not a {experiment} run: "
+                         "choose another --out, or add --force to replace it")
+    present = sorted(n for n in outputs if (folder / n).exists())
+    if present and not (folder / PARTIAL_DIR).is_dir():
+        names = ", ".join(present[:4]) + (f" and {len(present) - 4} more"
+                                          if len(present) > 4 else "")
+        raise ValueError(f"{folder} holds {names} but no {meta_name} of a finished run: "
+                         "choose another --out, or add --force to replace them")
+    return Claim("new", folder)
+
+
+def claim_file(path: str | os.PathLike, option: str, force: bool) -> Path:
+    """Check that the output file ``path`` (given with ``option``, e.g. ``"--csv"``) may be
+    written: it does not exist yet (or ``force``), it is not a folder, and its folder exists
+    and is writable. Returns ``path`` as a ``Path``; raises ``ValueError`` (one line naming
+    ``option``, the path and what to do) otherwise. Nothing is created."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"bad {option} {str(path)!r}: a folder; expected a file name")
+    if p.exists() and not force:
+        raise ValueError(f"{option} {path} exists: choose another file, or add --force to "
+                         "replace it")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ValueError(f"bad {option} {str(path)!r}: folder {parent} does not exist")
+    check_writable(parent, option)
+    return p
+
+
+def check_writable(folder: str | os.PathLike, option: str = "--out") -> None:
+    """Raise ``ValueError`` (one line) when ``folder`` exists but this process may not create
+    files in it, or when its nearest existing parent is not writable (so the folder cannot be
+    made); saying to choose another ``option`` or change the permissions."""
+    p = Path(folder)
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {folder}: {p} is read-only for this user; choose a folder "
+                         "you can write to, or change its permissions (chmod u+w)")
