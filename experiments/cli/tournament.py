@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from experiments.cli import GameChoices, output_folder
+from experiments.cli import QUIET_HELP, GameChoices, output_folder
 from experiments.options import BACKENDS
 
 GAME_CHOICES = GameChoices(("rats", "recurring", "river_rats", "lure"))
@@ -45,7 +45,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agents-dir", default=None, metavar="ROOT",
                    help="root of saved tuned agents (ROOT/GAME/agents/NAME.json; default "
                         "results or $BOARDLAB_AGENTS_DIR)")
-    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 
 def register(sub) -> None:
@@ -128,7 +128,22 @@ def register(sub) -> None:
     w.add_argument("--seed", type=int, default=2026)
     w.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     w.add_argument("--csv", default=None, metavar="PATH", help="also write the table as CSV")
+    w.add_argument("--force", action="store_true", help="replace the --csv file if it exists")
+    w.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     w.set_defaults(func=_winrates)
+
+
+def agents_option(text: str | None, adapter) -> str:
+    """``--agents`` of ``tournament``/``winrates``: the text as given, or the game's standard
+    field when the option is left out. Raises ``ValueError`` when it is given but names no
+    agent (``--agents ""`` or ``--agents ,``)."""
+    if text is None:
+        return ",".join(adapter.standard_agents())
+    if not text.replace(",", "").strip():
+        raise ValueError(f"bad --agents {text!r}: expected comma-separated agent names, e.g. "
+                         f"{','.join(adapter.standard_agents()[:2])}; leave the option out for "
+                         "the standard field")
+    return text
 
 
 def _winrates(args) -> int:
@@ -136,14 +151,20 @@ def _winrates(args) -> int:
     from experiments.tournament.games import get_adapter
     from experiments.tournament.winrates import format_winrates, winrates
 
+    from experiments.io import atomic_write_text
+    from experiments.outputs import claim_file
+
     ad = get_adapter(args.game)
     lo, hi = ad.players[0], ad.players[-1]
     players = parse_player_counts(args.players or f"{lo}..{hi}", lo, hi, ad.title)
-    df = winrates(ad.name, args.agents or ",".join(ad.standard_agents()), players, args.games,
-                  seed=args.seed, n_jobs=args.jobs, options=parse_options(args.option))
+    if args.csv:
+        claim_file(args.csv, "--csv", args.force)
+    df = winrates(ad.name, agents_option(args.agents, ad), players, args.games,
+                  seed=args.seed, n_jobs=args.jobs, options=parse_options(args.option),
+                  progress=not args.quiet)
     print(format_winrates(df))
     if args.csv:
-        df.to_csv(args.csv, index=False)
+        atomic_write_text(args.csv, df.to_csv(index=False))
         print(f"table written to {args.csv}")
     return 0
 
@@ -153,7 +174,7 @@ def _tournament(args) -> int:
     from experiments.tournament.games import get_adapter
 
     ad = get_adapter(args.game)
-    agents = args.agents or ",".join(ad.standard_agents())
+    agents = agents_option(args.agents, ad)
     res = run_tournament(ad.name, agents, args.players, args.games, seed=args.seed,
                          options=parse_options(args.option), n_jobs=args.jobs,
                          backend=args.backend, scheduler=args.scheduler,
@@ -162,6 +183,10 @@ def _tournament(args) -> int:
                          overwrite=args.force)
     print(res.summary())
     m = res.meta
+    if m.get("answered_from"):
+        print(f"answered from the finished tournament in {m['answered_from']}/: nothing was "
+              "played; add --force to play it again")
+        return 0
     if m["games_played_this_run"]:
         print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
               f"({m['games_per_s_this_run']:.0f} games/s, --jobs {args.jobs}); ratings "

@@ -650,9 +650,14 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
     ``backend``).
 
+    A folder holding a finished report of the same settings is returned as it is (nothing is
+    played or written); one holding another report, another run or report files that no run
+    recorded is refused unless ``overwrite`` (:func:`claim_balance_folder`).
+
     Raises:
         ValueError: no player count, a player count outside 2..5, unknown agents, n_games < 1,
-            bad runner options, or partial results of another experiment in ``out``.
+            bad runner options, partial results of another experiment in ``out``, or a folder
+            refused as above.
     """
     deck = deck if deck is not None else D.default_deck()
     players = sorted(set(int(p) for p in players))
@@ -662,6 +667,9 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         raise ValueError(f"n_games = {n_games!r}; expected an integer >= 1")
     agents = [agents] if isinstance(agents, str) else list(agents)
     out = Path(out) if out is not None else default_out_dir(deck, deep_waters)
+    settings = balance_settings(deck, players, deep_waters, agents, n_games, seed, batch_size)
+    if claim_balance_folder(out, settings, overwrite).finished:
+        return out
     t0 = time.perf_counter()
     cards, table = card_table(deck, deep_waters)
     cards, fit = add_fit(cards)
@@ -681,6 +689,7 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
 
     sim_games = int(res.games.sum())
     meta = {
+        "experiment": EXPERIMENT, "settings": settings,
         "command": command or "experiments.lure.balance.run_balance", "deck": _rel(deck.source),
         "deck_sha256": deck.sha256(), "deep_waters": bool(deep_waters), "players": players,
         "agents": agents, "n_games_per_player_count": int(n_games), "seed": int(seed),
@@ -701,6 +710,62 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     write_json(out / "metadata.json", meta)
     atomic_write_text(out / "report.md",
                       _report_md(deck, cards, sim, games, fit, meta, deep_waters))
+    return out
+
+
+EXPERIMENT = "lure balance"
+"""The experiment name in the ``settings`` of a balance report's ``metadata.json``."""
+OUTPUT_FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",
+                "catch_heatmaps.png", "caught_by_players.png", "metadata.json", "report.md")
+"""The files :func:`run_balance` writes."""
+
+
+def balance_settings(deck: D.Deck, players, deep_waters: bool, agents, n_games: int,
+                     seed: int, batch_size: int) -> dict:
+    """What determines a balance report's numbers (``settings`` in its ``metadata.json``):
+    the deck's SHA-256, Deep Waters, player counts, agents, games per player count, seed and
+    batch size."""
+    return {"experiment": EXPERIMENT, "deck_sha256": deck.sha256(),
+            "deep_waters": bool(deep_waters), "players": sorted(int(p) for p in players),
+            "agents": list(agents), "games": int(n_games), "seed": int(seed),
+            "batch_size": int(batch_size)}
+
+
+def _legacy_settings(meta: dict) -> dict:
+    """:func:`balance_settings` from a ``metadata.json`` written before it stored them."""
+    if "n_games_per_player_count" not in meta:
+        return {"experiment": meta.get("experiment") or meta.get("kind") or "other"}
+    return {"experiment": EXPERIMENT, "deck_sha256": meta["deck_sha256"],
+            "deep_waters": bool(meta["deep_waters"]), "players": meta["players"],
+            "agents": meta["agents"], "games": meta["n_games_per_player_count"],
+            "seed": meta["seed"], "batch_size": meta["batch_size"]}
+
+
+def claim_balance_folder(out, settings: dict, force: bool):
+    """:func:`experiments.outputs.claim_folder` for a balance report: a
+    :class:`experiments.outputs.Claim` (``finished`` when ``out`` holds this report), or
+    ``ValueError`` naming the folder, what is there and ``--force``."""
+    from experiments.outputs import check_writable, claim_folder
+
+    claim = claim_folder(out, experiment=EXPERIMENT, settings=settings, outputs=OUTPUT_FILES,
+                         force=force, legacy=_legacy_settings)
+    if not claim.finished:
+        check_writable(out)
+    return claim
+
+
+def flagged_lines(cards: pd.DataFrame, fit: dict) -> list[str]:
+    """The flagged cards of a card table (:func:`add_fit`) as terminal lines: id, name,
+    points, the curve's fair points and the flag; one line saying none when none is."""
+    flagged = cards[cards["flag"].fillna("") != ""]
+    if not len(flagged):
+        return [f"no card lies off the points curve by {fit['threshold']:.2f} points or more"]
+    out = [f"{len(flagged)} flagged card(s) (off the points curve by {fit['threshold']:.2f} "
+           "points or more):"]
+    for _, r in flagged.iterrows():
+        fair = "-" if not np.isfinite(r["fair_points"]) else f"{r['fair_points']:.0f}"
+        out.append(f"  {r['id']:<5} {str(r.get('name', '')):<18} {int(r['points']):>3} points, "
+                   f"fair {fair:>3}: {r['flag']}")
     return out
 
 
