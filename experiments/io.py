@@ -22,10 +22,14 @@ __all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json",
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, flushed and
     fsynced, then renamed over ``path`` (a reader never sees a half-written file).
-    Creates missing parent folders. Raises ``OSError`` from the file system."""
+    Creates missing parent folders. Raises ``OSError`` from the file system, naming ``path``
+    (never the temporary file)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:  # name the file the caller asked for, not the temporary one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
