@@ -27,12 +27,19 @@ kernel (``@njit(cache=True)``)              contract
 ``num_players(s) -> int``                   the player count of this game
 ``observe(s, p, out)``                      what seat ``p`` sees now (``int64 (OBS_SIZE,)``,
                                             layout in the core's docstring)
-``information_state(s, p, out)``            what ``p`` knows with perfect recall, as a fixed
-                                            summary (``int64 (INFO_SIZE,)``): the observation
-                                            plus what ``p`` remembers of public events (where
-                                            each card went while ``p`` could see it)
-``observation_tensor(s, p, out)``           the information state as ``float32 (TENSOR_SIZE,)``
-                                            (one-hot locations, scaled counts) for learning code
+``information_state(s, p, out)``            what ``p`` knows now, as a fixed summary
+                                            (``int64 (INFO_SIZE,)``): the observation plus what
+                                            ``p`` remembers of public events (where each card
+                                            went while ``p`` could see it), all that
+                                            ``determinize`` needs; not perfect recall (it keeps
+                                            no order of past events: a follow of ``As, Ts``
+                                            and of ``Ts, As`` give one summary; the OpenSpiel
+                                            adapter's information-state string adds ``p``'s
+                                            decisions in order)
+``observation_tensor(s, p, out)``           the information state (the summary above, so not
+                                            perfect recall either) as ``float32
+                                            (TENSOR_SIZE,)`` (one-hot locations, scaled counts)
+                                            for learning code
 ``determinize(s, p, seed, out)``            a copy of ``s`` in ``out`` in which everything ``p``
                                             cannot know is resampled uniformly among the
                                             placements consistent with ``p``'s information state
@@ -270,16 +277,21 @@ class GameState:
         return out
 
     def information_state(self, player: int) -> np.ndarray:
-        """What ``player`` knows with perfect recall, ``int64 (INFO_SIZE,)``: two states with
-        the same information state for ``player`` give the same :meth:`determinize` results.
-        Raises ``ValueError`` for a seat out of range."""
+        """What ``player`` knows now, ``int64 (INFO_SIZE,)`` (the core's summary: the
+        observation plus what the seat remembers of public events): two states with the same
+        information state for ``player`` give the same :meth:`determinize` results. Not
+        perfect recall: different sequences of ``player``'s own actions can reach one summary
+        (two orders of the same cards in one turn); the OpenSpiel adapter's
+        ``information_state_string`` is (:mod:`experiments.interop.openspiel_game`). Raises
+        ``ValueError`` for a seat out of range."""
         p = self._check_player(player)
         out = np.zeros(self.core.INFO_SIZE, dtype=np.int64)
         self.core.information_state(self.state, p, out)
         return out
 
     def information_state_string(self, player: int) -> str:
-        """:meth:`information_state` as a stable string (``"<game> p<seat>: v,v,..."``)."""
+        """:meth:`information_state` as a stable string (``"<game> p<seat>: v,v,..."``): the
+        summary, not perfect recall (see there). Raises ``ValueError`` for a bad seat."""
         arr = self.information_state(player)
         return f"{self.game_name} p{int(player)}: " + ",".join(str(int(x)) for x in arr)
 

@@ -187,8 +187,9 @@ def claim_folder(folder: str | os.PathLike, *, experiment: str, settings: dict,
 def claim_file(path: str | os.PathLike, option: str, force: bool) -> Path:
     """Check that the output file ``path`` (given with ``option``, e.g. ``"--csv"``) may be
     written: it does not exist yet (or ``force``), it is not a folder, and its folder exists
-    and is writable. Returns ``path`` as a ``Path``; raises ``ValueError`` (one line naming
-    ``option``, the path and what to do) otherwise. Nothing is created."""
+    and is writable or can be created (no file stands in the way). Returns ``path`` as a
+    ``Path``; raises ``ValueError`` (one line naming ``option``, the path and what to do)
+    otherwise. Nothing is created."""
     p = Path(path)
     if p.is_dir():
         raise ValueError(f"bad {option} {str(path)!r}: a folder; expected a file name")
@@ -196,8 +197,11 @@ def claim_file(path: str | os.PathLike, option: str, force: bool) -> Path:
         raise ValueError(f"{option} {path} exists: choose another file, or add --force to "
                          "replace it")
     parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise ValueError(f"bad {option} {str(path)!r}: folder {parent} does not exist")
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"bad {option} {str(path)!r}: {existing} is a file, not a folder")
     check_writable(parent, option)
     return p
 

@@ -157,11 +157,12 @@ def test_an_existing_output_file_is_refused_before_any_work(tmp_path, capsys, ar
     assert out == "" and f.read_text() == "keep\n" and os.listdir(tmp_path) == ["table.csv"]
 
 
-def test_odds_csv_into_a_missing_folder_is_one_line_before_the_table(tmp_path, capsys):
-    bad = tmp_path / "nowhere" / "odds.csv"
+def test_odds_csv_below_a_file_is_one_line_before_the_table(tmp_path, capsys):
+    (tmp_path / "a_file").write_text("x")
+    bad = tmp_path / "a_file" / "sub" / "odds.csv"
     code, out, err = _run(["lure", "odds", "--csv", str(bad)], capsys)
-    _one_line_refusal(code, err, "bad --csv", "does not exist")
-    assert out == "" and ".tmp" not in err and not bad.parent.exists()
+    _one_line_refusal(code, err, "bad --csv", "is a file, not a folder")
+    assert out == "" and ".tmp" not in err and sorted(os.listdir(tmp_path)) == ["a_file"]
 
 
 def test_odds_csv_with_force_replaces_the_file(tmp_path, capsys):

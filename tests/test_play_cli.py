@@ -83,3 +83,76 @@ def test_river_rats_end_screen_counts_the_rounds_of_the_record(tmp_path):
     end = out.getvalue().rsplit("game over", 1)[0]
     assert f"after {rounds} round" in end.rsplit("River Rats:", 1)[1]
     assert f"round {rounds + 1}," not in end.rsplit("River Rats:", 1)[1]
+
+
+# ---- issue 24: the header's bots, who won each trick / round -------------------------------
+@pytest.mark.parametrize("game, players, seat", [("rats", 4, 0), ("rats", 2, 1),
+                                                 ("recurring", 3, 2), ("lure", 3, 1),
+                                                 ("river_rats", 1, 0)])
+def test_the_header_lists_one_bot_per_bot_seat(game, players, seat):
+    out = io.StringIO()
+    run(_args(game, "--players", str(players), "--seat", str(seat), "--seed", "1",
+              "--bots", "greedy" if game != "river_rats" else "heuristic"),
+        stdin=io.StringIO("q\n"), stdout=out)
+    header = out.getvalue().splitlines()[0]
+    bots = [q for q in range(players) if q != seat]
+    assert header.count("seat ") == 1 + len(bots)  # "you are seat S" and one per bot
+    for q in bots:
+        assert f"seat {q} " in header.split("; ", 1)[1]
+    assert f"seat {seat} " not in header.split("; ", 1)[1]
+
+
+def test_bots_text():
+    from experiments.cli.play import bots_text
+
+    assert bots_text(["heuristic", "greedy", "random"], 0) == "bots: seat 1 greedy, seat 2 random"
+    assert bots_text(["heuristic", "greedy"], 1) == "bot: seat 0 heuristic"
+
+
+@pytest.mark.parametrize("game, players, pattern", [
+    ("rats", 3, r"-> seat \d \((you|heuristic)\) takes the trick \(\d+ cards?: "),
+    ("recurring", 3, r"-> round 1: the others passed; seat \d \((you|heuristic)\) takes \S+ "),
+    ("lure", 3, r"-> round 1: seat 0 \(you\) catch"),
+])
+def test_play_says_who_won_each_trick_or_round(game, players, pattern):
+    import re
+
+    out = io.StringIO()
+    extra = ["--games", "1"] if game == "recurring" else []
+    run(_args(game, "--players", str(players), "--seed", "5", *extra),
+        stdin=io.StringIO("1\n" * 3000), stdout=out)
+    text = out.getvalue()
+    assert re.search(pattern, text), text[-2000:]
+    if game == "rats":
+        n_tricks = text.count("takes the trick")
+        assert n_tricks >= 5 and "-> round 1 ends" in text
+
+
+def test_rats_trick_lines_match_the_engine():
+    """The events of every action of a whole Rats game: one trick line per completed trick,
+    naming the engine's LAST_WINNER."""
+    import numpy as np
+
+    from agents.policy import Agent
+    from engines.protocol import game_class
+    from engines.rats import core as C
+    from experiments.cli.play import events
+
+    st = game_class("rats")(game_class("rats").config_class(n_players=3), 11)
+    bot = Agent("rats", "greedy")
+    names = ["greedy"] * 3
+    lines, winners = [], []
+    while not st.is_terminal():
+        a = bot(st)
+        before = st.state.copy()
+        st.apply_action(a)
+        new = events("rats", before, st, a, names, 0)
+        lines += new
+        if int(st.state[C.TRICKS]) != int(before[C.TRICKS]) or \
+                int(st.state[C.ROUND]) != int(before[C.ROUND]):
+            winners.append(int(st.state[C.LAST_WINNER]))
+    trick_lines = [ln for ln in lines if "takes the trick" in ln]
+    assert len(trick_lines) == len(winners) > 0
+    for ln, w in zip(trick_lines, winners, strict=True):
+        assert f"seat {w} (" in ln
+    assert np.all([ln.startswith("  -> ") for ln in lines])

@@ -298,11 +298,19 @@ def load_deck(path=None) -> Deck:
     return deck_from_rows(rows, source)
 
 
+FILE_HEADER = ("Lure fish deck. Rules: docs/rules/lure.md (in the repository); format: "
+               "engines/lure/decks.py (one row per card; lines starting with # are comments).")
+"""The comment line :func:`write_deck` puts at the top of every deck file it writes (paths from
+the repository's root, present in every clone)."""
+
+
 def write_deck(deck: Deck, path, comment: str = "") -> None:
-    """Write ``deck`` in the file format (``comment`` lines are prefixed with ``#``)."""
+    """Write ``deck`` in the file format: :data:`FILE_HEADER` and the ``comment`` lines, each
+    prefixed with ``#``, then the header row and one row per card. Raises ``OSError`` from the
+    file system."""
     p = Path(path)
     with p.open("w", newline="", encoding="utf-8") as fh:
-        for line in comment.splitlines():
+        for line in [FILE_HEADER, *comment.splitlines()]:
             fh.write(f"# {line}\n")
         w = csv.DictWriter(fh, fieldnames=COLUMNS)
         w.writeheader()

@@ -309,7 +309,10 @@ class LureGame(GameState):
     def table(self, viewer: int | None = None) -> str:
         """The table as text: round, phase, the fish on the table, each player's catch, tokens,
         cast and dice. ``viewer`` (a seat) hides what that seat may not see (other players'
-        tokens by kind, secret casts, adjusted dice not yet resolved); None shows everything.
+        tokens by kind, secret casts, adjusted dice not yet resolved, where another player to
+        act stands in its cast or adjusts: ``"to act: P1, cast (secret)"``), exactly what
+        :meth:`determinize` for that seat resamples, so the text is equal in every world of
+        that seat; None shows everything.
         Raises ``ValueError`` for a bad seat."""
         o = self._view(viewer)
         n = self.n_players
@@ -352,7 +355,11 @@ class LureGame(GameState):
             lines.append(line)
         if not self.is_terminal():
             p = self.current_player()
-            if casting:
+            if viewer is not None and p != viewer:
+                # another seat's cast step and adjusts left are secret (the core's observe
+                # hides them and determinize resamples them): only the phase shows
+                what = "cast (secret)" if casting else "adjust (secret)"
+            elif casting:
                 what = _CAST_STEPS[int(self.state[self._pb(p) + K.P_CSTEP])]
             else:
                 what = f"adjust ({int(self.state[self._pb(p) + K.P_ADJ_LEFT])} left)"

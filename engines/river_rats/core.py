@@ -1282,10 +1282,12 @@ def _known(s, p, c):
 
 @njit(cache=True)
 def information_state(s, p, out):
-    """What seat ``p`` knows with perfect recall (``int64 (INFO_SIZE,)``): the observation
-    (:func:`observe`), the public header, and for every card whether ``p`` knows where it is
-    (it saw it go there: :data:`PUBLIC` tracks every card's public moves, plus ``p``'s own hand
-    and face-down card) and its place (layout: ``I_*`` constants)."""
+    """What seat ``p`` knows now (``int64 (INFO_SIZE,)``): the observation (:func:`observe`),
+    the public header, and for every card whether ``p`` knows where it is (it saw it go there:
+    :data:`PUBLIC` tracks every card's public moves, plus ``p``'s own hand and face-down card)
+    and its place (layout: ``I_*`` constants). This is where things are, not how they got
+    there, so it is not perfect recall (two orders of the same market draws give one
+    summary); :func:`observation_tensor` encodes the same summary."""
     out[:] = 0
     observe(s, p, out[:OBS_SIZE])
     for i in range(48):

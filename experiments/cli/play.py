@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-__all__ = ["register", "run", "play_session"]
+__all__ = ["register", "run", "play_session", "bots_text", "events"]
 
 
 def register(sub) -> None:
@@ -122,8 +122,8 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
         print(text, file=out)
 
     title = cls(cfg, 0).title
-    say(f"{title}, {cfg.n_players} players: you are seat {seat}; bots: {', '.join(names)}. "
-        f"Type ? for help, q to quit.")
+    say(f"{title}, {cfg.n_players} players: you are seat {seat}; "
+        f"{bots_text(names, seat)}. Type ? for help, q to quit.")
     records, totals = [], np.zeros(cfg.n_players)
     for gi in range(n_games):
         gseed = seed if gi == 0 else chance.word_to_seed(chance.game_seed(chance.as_word(seed),
@@ -159,8 +159,87 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
     return 0
 
 
+def bots_text(names: list[str], seat: int) -> str:
+    """The header's bot list: one entry per bot seat (the person's seat left out), e.g.
+    ``"bots: seat 1 heuristic, seat 2 greedy"``; ``names`` has one policy name per seat."""
+    bots = [f"seat {q} {nm.strip()}" for q, nm in enumerate(names) if q != seat]
+    return f"bot{'s' if len(bots) != 1 else ''}: " + ", ".join(bots)
+
+
+def events(game: str, before, st, action: int, names: list[str], seat: int) -> list[str]:
+    """Lines on what an action resolved that the table no longer shows: who took a Rats trick
+    (and its cards), the kitty and who was eliminated at a Rats round's end, who won a
+    ReCURRRing round (the others passed) and where its cards went, who caught what in a Lure
+    round. ``before`` is the state array (1-D, the game's layout) before ``action``, ``st`` the
+    game after it; ``names`` the policy of each seat, ``seat`` the person's. Empty for other
+    actions (River Rats reports its resolutions through the game's ``news``)."""
+    s = st.state
+
+    def who(q: int) -> str:
+        return f"seat {q} (you)" if q == seat else f"seat {q} ({names[q].strip()})"
+
+    lines = []
+    if game == "rats":
+        from engines import cards as cardtext
+        from engines.rats import core as C
+
+        if int(s[C.TRICKS]) != int(before[C.TRICKS]) or (
+                int(s[C.ROUND]) != int(before[C.ROUND])):
+            w = int(s[C.LAST_WINNER])
+            mask = 0
+            for q in range(int(before[C.N_PLAYERS])):
+                mask |= int(before[C.TABLE + q])
+            if 0 <= action < C.N_CARDS:
+                mask |= 1 << int(action)
+            ids = [c for c in range(C.N_CARDS) if mask >> c & 1]
+            lines.append(f"  -> {who(w)} takes the trick ({len(ids)} card"
+                         f"{'s' if len(ids) != 1 else ''}: "
+                         f"{' '.join(cardtext.format_card(c) for c in ids)})")
+            rnd = int(before[C.ROUND])
+            if int(s[C.ROUND]) != rnd or st.is_terminal():
+                out = [q for q in range(int(s[C.N_PLAYERS]))
+                       if int(s[C.ELIM_ROUND + q]) == rnd and int(before[C.ALIVE + q])]
+                kitty = int(before[C.KITTY]).bit_count() if rnd == 1 else 0
+                lines.append(f"  -> round {rnd} ends" + (
+                    f"; {who(w)} takes the kitty ({kitty} cards)" if kitty else "") + (
+                    f"; {', '.join(who(q) for q in out)} captured nothing and "
+                    f"{'is' if len(out) == 1 else 'are'} out" if out else ""))
+    elif game == "recurring":
+        from engines.recurring import core as C
+
+        if int(s[C.ROUNDS_DONE]) != int(before[C.ROUNDS_DONE]):
+            o, tv, tk = (int(before[C.TABLE_OWNER]), int(before[C.TABLE_NUM]),
+                         int(before[C.TABLE_COUNT]))
+            face = int(s[C.FACEDOWN + C.BLOCK * o]) > int(before[C.FACEDOWN + C.BLOCK * o])
+            text = "-".join(["R" if tv == C.R else str(tv)] * tk)
+            lines.append(f"  -> round {int(before[C.ROUND])}: the others passed; {who(o)} "
+                         f"takes {text} {'face down' if face else 'to the score pile'}")
+    elif game == "lure":
+        from engines.lure import core as K
+
+        rnd = int(before[K.H_ROUND])
+        if int(s[K.H_ROUND]) != rnd or st.is_terminal():
+            parts = []
+            for q in range(int(s[K.H_NP])):
+                b = K.PB + q * K.PSTRIDE
+                fish = int(s[b + K.P_NFISH]) - int(before[b + K.P_NFISH])
+                pts = int(s[b + K.P_POINTS]) - int(before[b + K.P_POINTS])
+                parts.append(f"{who(q)} " + (f"catches {fish} fish (+{pts} pts)" if fish > 0
+                                             else "catches nothing"))
+            lines.append(f"  -> round {rnd}: " + "; ".join(parts))
+    return lines
+
+
 def _play_one(st, seat, agents, names, hint_agent, say, inp, out) -> bool:
     """Play one game; False if the person quit."""
+    game = st.core.GAME_NAME if hasattr(st.core, "GAME_NAME") else ""
+
+    def apply(a):
+        before = st.state.copy()
+        st.apply_action(a)
+        for line in events(game, before, st, a, names, seat):
+            say(line)
+
     while not st.is_terminal():
         p = st.current_player()
         if p == seat:
@@ -170,13 +249,13 @@ def _play_one(st, seat, agents, names, hint_agent, say, inp, out) -> bool:
             if actions is None:
                 return False
             for a in actions:
-                st.apply_action(a)
+                apply(a)
         else:
             a = agents[p](st)
             seen = int(st.core.observed_action(st.state, a, seat))
             text = st.action_to_string(a) if seen == a else "decides in secret"
             say(f"  seat {p} ({names[p]}): {text}")
-            st.apply_action(a)
+            apply(a)
         for line in st.news(seat) if hasattr(st, "news") else ():
             say(line)
     return True

@@ -43,8 +43,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=int, default=100,
                    help="deals per work unit (results depend on it, not on --jobs)")
     p.add_argument("--agents-dir", default=None, metavar="ROOT",
-                   help="root of saved tuned agents (ROOT/GAME/agents/NAME.json; default "
-                        "results or $BOARDLAB_AGENTS_DIR)")
+                   help="agent store: tuned agents are saved in and looked up from "
+                        "ROOT/GAME/agents/NAME.json, then the repository's committed "
+                        "results/GAME/agents (default $BOARDLAB_AGENTS_DIR, else "
+                        "~/.local/share/boardlab)")
     p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
 
@@ -77,8 +79,9 @@ def register(sub) -> None:
         description="Tune AGENT's parameter vector with optuna (TPE, CMA-ES or random search) "
                     "for the highest mean win share against a fixed field in duplicate "
                     "format, every trial on the same deals; the study is stored in the output "
-                    "folder (a re-run continues it); saves the best as a named agent and "
-                    "checks it against its start on fresh deals.")
+                    "folder (a killed run continues it; a finished one answers from it); "
+                    "checks the best against its start on fresh deals and saves it as a named "
+                    "agent in the agent store only when the gain there is significant.")
     _common(t)
     t.add_argument("agent", metavar="AGENT",
                    help="agent to tune: heuristic, a search agent (pimc, ismcts, ...) or a "
@@ -100,12 +103,18 @@ def register(sub) -> None:
                    help="ranges overriding the defaults, e.g. pass_bias=-8:0,empties=2:6")
     t.add_argument("--name", default=None, help="name of the saved agent (default AGENT_tuned)")
     t.add_argument("--validate", type=int, default=2000,
-                   help="fresh deals of the check against the start (0: skip; default 2000)")
+                   help="fresh deals of the check against the start (0: skip, and save only "
+                        "with --save-anyway; default 2000)")
+    t.add_argument("--save-anyway", action="store_true",
+                   help="save the agent in the store even when its gain on fresh deals is "
+                        "not significant (also after a finished study)")
     t.add_argument("--out", default=None,
                    type=output_folder,
-                   help="output folder (default ROOT/GAME/tuning/NAME)")
+                   help="output folder (default ROOT/GAME/tuning/NAME in the agent store; "
+                        "the best vector is always in OUT/agent.json)")
     t.add_argument("--force", action="store_true",
-                   help="start the study over and replace a saved agent of the same name")
+                   help="start the study over, replacing the folder's results and a saved "
+                        "agent of the same name")
     t.add_argument("--random", type=int, default=None, help=argparse.SUPPRESS)
     t.add_argument("--refine", type=int, default=None, help=argparse.SUPPRESS)
     t.set_defaults(func=_tune)
@@ -227,9 +236,18 @@ def _tune(args) -> int:
              seed=args.seed, options=parse_options(args.option), n_jobs=args.jobs,
              batch_size=args.batch_size, validate_deals=args.validate,
              agents_root=args.agents_dir, out_dir=args.out, progress=not args.quiet,
-             overwrite=args.force, backend=args.backend, scheduler=args.scheduler)
+             overwrite=args.force, backend=args.backend, scheduler=args.scheduler,
+             save_anyway=args.save_anyway)
     print(r.summary())
-    print(f"saved as agent {r.name!r}: {r.path}")
-    print(f"study, trials.csv, objective.png, importances.png, meta.json in {r.out_dir} "
+    if r.saved:
+        print(f"saved as agent {r.name!r} ({r.save_note}): {r.path}")
+    else:
+        print(f"agent {r.name!r} {r.save_note}")
+    if r.answered_from:
+        print(f"answered from the finished study in {r.answered_from}: nothing was played; "
+              f"add --force to run it again")
+        return 0
+    pics = "objective.png" + ("" if r.importances_note else ", importances.png")
+    print(f"study, trials.csv, {pics}, agent.json, meta.json in {r.out_dir} "
           f"({r.wall_time_s:.1f} s, --jobs {args.jobs})")
     return 0

@@ -92,12 +92,13 @@ class PolicyBot(pyspiel.Bot):
         return f"PolicyBot({self.game!r}, {self.name!r}, player={self.player})"
 
 
-def policy_bots(game: str, names, n_players: int) -> list[PolicyBot]:
+def policy_bots(game: str, names, players: int) -> list[PolicyBot]:
     """One :class:`PolicyBot` per seat: ``names`` is one policy name for every seat or a list
-    of ``n_players`` names. Raises ``ValueError`` for a bad count or name."""
-    seat_names = [names] * n_players if isinstance(names, str) else list(names)
-    if len(seat_names) != n_players:
-        raise ValueError(f"{len(seat_names)} policy names for {n_players} players: expected "
+    of ``players`` names (``players``: the player count, named as in both adapters). Raises
+    ``ValueError`` for a bad count or name."""
+    seat_names = [names] * players if isinstance(names, str) else list(names)
+    if len(seat_names) != players:
+        raise ValueError(f"{len(seat_names)} policy names for {players} players: expected "
                          f"one name or one per seat")
     return [PolicyBot(game, nm, p) for p, nm in enumerate(seat_names)]
 

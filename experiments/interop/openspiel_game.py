@@ -1,19 +1,28 @@
 """The four boardlab games as OpenSpiel Python games (``pyspiel.register_game``).
 
-Importing this module registers ``boardlab_river_rats``, ``boardlab_lure``, ``boardlab_rats``
-and ``boardlab_recurring``; load one with ``pyspiel.load_game("boardlab_rats",
-{"players": 3})``. Game parameters (OpenSpiel ``GameParameter`` values):
+Importing this module (``import experiments.interop.openspiel_game``, the one documented
+import: OpenSpiel has no plugin discovery, so its registry only knows the Python games that were
+imported) registers ``boardlab_river_rats``, ``boardlab_lure``, ``boardlab_rats`` and
+``boardlab_recurring``; load one with ``pyspiel.load_game("boardlab_rats", {"players": 3})``
+or ``pyspiel.load_game("boardlab_rats(players=3,seed=123)")``. Game parameters (OpenSpiel
+``GameParameter`` values; ``players`` is also the name of the player count in
+:mod:`experiments.interop.pettingzoo_env`):
 
 ==========  =======  ===========================================================================
 name        type     meaning
 ==========  =======  ===========================================================================
 players     int      the player count (the game's ``MIN_PLAYERS .. MAX_PLAYERS``)
 seed        str      ``""`` (default): the game's seed is chosen by explicit chance nodes; a seed
-                     ``0 .. 2**64-1`` as a decimal string (dict form only) or as ``0x`` + hex
-                     digits (the canonical form in ``str(game)``; a bare number in a game
-                     string would be read as an OpenSpiel int): the seed is fixed and the game
-                     has no chance node (the game of ``new_game(game, config, seed)`` and of
-                     ``agents.loop.play_batch`` for that seed)
+                     ``0 .. 2**64-1`` as a number (``seed=123`` in a game string, ``{"seed":
+                     123}``), a decimal string or ``0x`` + hex digits (``seed=0x7b``, the
+                     canonical form in ``str(game)``): the seed is fixed and the game has no
+                     chance node (the game of ``new_game(game, config, seed)`` and of
+                     ``agents.loop.play_batch`` for that seed). OpenSpiel checks parameter
+                     types strictly (``seed=123`` parses as an int, ``seed=0x7b`` as a string)
+                     and its ints are 32-bit, so importing this module wraps
+                     ``pyspiel.load_game`` (:func:`pyspiel_load_game`): for ``boardlab_*``
+                     games a numeric seed is passed on as text; every other call is unchanged.
+                     C++ callers of ``LoadGame`` use the text forms.
 config      str      the game's other config fields as a JSON object (``""`` = defaults;
                      ``n_players`` comes from ``players``) or that JSON in unpadded base64url
                      (the canonical form in ``str(game)``: game strings cannot hold commas)
@@ -30,11 +39,24 @@ OpenSpiel's serialization round-trips (a pyspiel Python state is serialized as i
 plus its pickled Python data; both reproduce the state). ``max_chance_outcomes`` is 256 also
 with a fixed seed (an upper bound).
 
-**Views.** ``information_state_string`` is the step API's
-:meth:`~engines.protocol.GameState.information_state_string` (the core's perfect-recall
-summary; equal for the states of one information set), ``information_state_tensor`` the core's
-``observation_tensor`` (``float32 (TENSOR_SIZE,)``), ``observation_string`` the table as the
-player sees it (``GameState.table(player)``), ``observation_tensor`` the core's ``observe``
+**Views.** ``information_state_string(p)`` is perfect recall (Kuhn's sense, which CFR and
+ISMCTS rely on): the step API's
+:meth:`~engines.protocol.GameState.information_state_string` (the core's summary of what ``p``
+knows now, which is what ``determinize`` needs but forgets the order of past events: a follow
+of ``As, Ts`` and of ``Ts, As`` give the same summary) followed by ``p``'s own decisions in
+order, each as ``action@digest`` where ``digest`` is 16 hex digits of a BLAKE2b hash of ``p``'s
+summary when it decided: ``"rats p1: 3,0,... | p1 decisions: 41@5f0c... 17@a9e2..."``. Two
+states share the string only if ``p`` took the same actions from the same summaries at every
+one of its decisions and knows the same now, so no two different own-action sequences reach
+one string. The decisions are not recorded per step: the string replays the history since the
+last string request from a snapshot of the state then (a step costs nothing more). After
+``resample_from_infostate(p, ...)`` the other seats' decisions before the resample are unknown
+to the resampled world and show as ``?`` (their own actions would be hidden information).
+``information_state_tensor`` is the core's ``observation_tensor`` (``float32 (TENSOR_SIZE,)``:
+the core's summary only, so not perfect recall: learning code that needs the past keeps it,
+e.g. with a recurrent network), ``observation_string`` the table as the player sees it
+(``GameState.table(player)``; nothing that ``determinize`` for that player resamples),
+``observation_tensor`` the core's ``observe``
 array losslessly in ``float32 (3 * OBS_SIZE,)``: every ``int64`` word ``v`` as three exact
 24-bit pieces, ``v & 0xFFFFFF``, ``(v >> 24) & 0xFFFFFF`` and ``v >> 48`` (all ``OBS_SIZE`` low
 pieces first; :func:`observation_words` inverts it), so no value is rounded (Rats' card
@@ -52,7 +74,9 @@ step API.
 
 **Resampling.** ``resample_from_infostate(player, sampler)`` draws a 64-bit seed from two calls
 of ``sampler`` (OpenSpiel's ``UniformProbabilitySampler``: floats in ``[0, 1)``) and returns a
-state whose game is ``GameState.determinize(player, seed)`` (see :mod:`engines.protocol`).
+state whose game is ``GameState.determinize(player, seed)`` (see :mod:`engines.protocol`); its
+information-state string for ``player`` equals the original's (the other seats' earlier
+decisions show as ``?``).
 
 **Utility.** River Rats is cooperative (``IDENTICAL``: every seat gets +1 for a win, -1 for a
 loss); Lure is ``CONSTANT_SUM`` (the winners share 1); Rats is ``GENERAL_SUM`` (the winners share
@@ -63,7 +87,9 @@ points, ``0 .. N_IDS``). Rewards are terminal.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
+import re
 
 import numpy as np
 import pyspiel
@@ -73,7 +99,8 @@ from engines.names import GAME_TITLES
 from engines.protocol import GAME_NAMES, core_of, game_class, normalize_game_name
 
 __all__ = ["SEED_CHANCE_NODES", "SEED_OUTCOMES", "SHORT_NAMES", "BoardlabGame", "BoardlabState",
-           "BoardlabObserver", "short_name", "load_game", "seed_of_history", "game_state_of"]
+           "BoardlabObserver", "short_name", "load_game", "seed_of_history", "game_state_of",
+           "pyspiel_load_game", "recall_digest"]
 
 SEED_CHANCE_NODES = 8
 """Chance nodes at the start of a game without a fixed seed (one byte of the seed each)."""
@@ -248,7 +275,11 @@ class _Inner:
     (what OpenSpiel's ``clone`` of a Python state runs on the state's ``__dict__``) shares the
     game, core and buffers' shapes and clones the step-API game."""
 
-    __slots__ = ("game", "core", "seed_bytes", "legal", "ret", "n", "gs")
+    # recall: each seat's decisions as "action@digest" texts up to history index ``done``;
+    # ``base``: a snapshot of the state at that index (never changed in place, so clones share
+    # it); see _flush_recall
+    __slots__ = ("game", "core", "seed_bytes", "legal", "ret", "n", "gs", "recall", "base",
+                 "done")
 
     def __deepcopy__(self, memo):
         out = _Inner.__new__(_Inner)
@@ -259,14 +290,27 @@ class _Inner:
         out.ret = np.zeros_like(self.ret)
         out.n = self.n
         out.gs = None if self.gs is None else self.gs.clone()
+        out.recall = [list(r) for r in self.recall]
+        out.base = self.base
+        out.done = self.done
         return out
 
     def __reduce__(self):
-        return _inner_from, (self.game, list(self.seed_bytes), self.gs)
+        _flush_recall(self)
+        return _inner_from, (self.game, list(self.seed_bytes), self.gs, self.recall, self.base,
+                             self.done)
+
+    def start(self, gs) -> None:
+        """Set the step-API game ``gs`` (its seed complete) and start recording decisions."""
+        self.gs = gs
+        self.recall = [[] for _ in range(self.n)]
+        self.base = gs.state.copy()
+        self.done = len(gs.history)
 
 
-def _inner_from(game, seed_bytes, gs) -> _Inner:
-    """Rebuild an :class:`_Inner` from its pickled parts (game, seed bytes, step-API game)."""
+def _inner_from(game, seed_bytes, gs, recall=None, base=None, done=0) -> _Inner:
+    """Rebuild an :class:`_Inner` from its pickled parts (game, seed bytes, step-API game and
+    the decision record)."""
     x = _Inner()
     x.game = game
     x.core = game.core
@@ -275,7 +319,43 @@ def _inner_from(game, seed_bytes, gs) -> _Inner:
     x.ret = np.zeros(game.core.MAX_PLAYERS, dtype=np.float64)
     x.n = game.num_players()
     x.gs = gs
+    x.recall = [list(r) for r in recall] if recall is not None else [[] for _ in range(x.n)]
+    x.base = base
+    x.done = int(done)
     return x
+
+
+def recall_digest(info) -> str:
+    """16 hex digits of the BLAKE2b hash (8 bytes) of an information-state summary (the core's
+    ``information_state`` words, ``int64 (INFO_SIZE,)``, hashed as little-endian bytes): the
+    part of a perfect-recall string that stands for what a seat knew when it decided."""
+    return hashlib.blake2b(np.ascontiguousarray(info, dtype="<i8").tobytes(),
+                           digest_size=8).hexdigest()
+
+
+def _flush_recall(x: _Inner) -> None:
+    """Bring ``x.recall`` up to the end of the history: replay the actions since ``x.done`` on a
+    copy of ``x.base`` and record, for each, the acting seat's ``action@digest`` (its summary
+    before acting). Raises ``RuntimeError`` if the replay does not reach the state (its
+    step-API game was changed behind OpenSpiel's back)."""
+    gs = x.gs
+    if gs is None or x.done == len(gs.history):
+        return
+    C = x.core
+    w = x.base.copy()
+    info = np.zeros(C.INFO_SIZE, dtype=np.int64)
+    for a in gs.history[x.done:]:
+        p = int(C.current_player(w))
+        info.fill(0)
+        C.information_state(w, p, info)
+        x.recall[p].append(f"{int(a)}@{recall_digest(info)}")
+        C.apply_action(w, int(a))
+    if not np.array_equal(w, gs.state):
+        raise RuntimeError("the information-state record lost track of the game: its step-API "
+                           "game_state was changed outside the OpenSpiel state (apply actions "
+                           "to the OpenSpiel state only)")
+    x.base = w
+    x.done = len(gs.history)
 
 
 class BoardlabState(pyspiel.State):
@@ -293,8 +373,11 @@ class BoardlabState(pyspiel.State):
         x.ret = np.zeros(game.core.MAX_PLAYERS, dtype=np.float64)
         x.n = game.num_players()
         x.gs = None
+        x.recall = [[] for _ in range(x.n)]
+        x.base = None
+        x.done = 0
         if game.fixed_seed is not None:
-            x.gs = game.state_class(game.config, game.fixed_seed)
+            x.start(game.state_class(game.config, game.fixed_seed))
         self._x = x
 
     @property
@@ -377,11 +460,15 @@ class BoardlabState(pyspiel.State):
         return obs.tensor.copy()
 
     def information_state_string(self, player: int | None = None) -> str:
-        """``player``'s information-state string (None: the player to act)."""
+        """``player``'s information-state string (None: the player to act), perfect recall:
+        the core's summary, then ``player``'s decisions in order (module docstring, "Views").
+        Raises ``ValueError`` for a bad seat."""
         return self._observer(True).string_from(self, self._seat(player))
 
     def observation_string(self, player: int | None = None) -> str:
-        """The table as ``player`` sees it (None: the player to act)."""
+        """The table as ``player`` sees it (None: the player to act): equal in every world of
+        :meth:`resample_from_infostate` for that player. Raises ``ValueError`` for a bad
+        seat."""
         return self._observer(False).string_from(self, self._seat(player))
 
     def _apply_action(self, action: int) -> None:
@@ -395,7 +482,7 @@ class BoardlabState(pyspiel.State):
             x.seed_bytes.append(b)
             if len(x.seed_bytes) == SEED_CHANCE_NODES:
                 seed = sum(v << (8 * i) for i, v in enumerate(x.seed_bytes))
-                x.gs = x.game.state_class(x.game.config, seed)
+                x.start(x.game.state_class(x.game.config, seed))
             return
         a = int(action)
         gs = x.gs
@@ -429,16 +516,24 @@ class BoardlabState(pyspiel.State):
         """A state in ``player_id``'s information set: the game determinized for that seat
         (:meth:`engines.protocol.GameState.determinize`) with a 64-bit seed drawn from two calls
         of ``probability_sampler`` (floats in ``[0, 1)``); during the seed chance nodes, the
-        chosen bytes are redrawn. Raises ``ValueError`` for a bad seat."""
+        chosen bytes are redrawn. ``player_id``'s information-state string is kept; the other
+        seats' decisions before the resample show as ``?``. Raises ``ValueError`` for a bad
+        seat."""
+        p = self._seat(player_id)
         u1 = float(probability_sampler())
         u2 = float(probability_sampler())
         seed = (int(u1 * 2**32) % 2**32) | ((int(u2 * 2**32) % 2**32) << 32)
+        x = self._x
+        _flush_recall(x)
         out = self.clone()
-        x, y = self._x, out._x
+        y = out._x
         if x.gs is None:
             y.seed_bytes = [(seed >> (8 * i)) & 255 for i in range(len(x.seed_bytes))]
             return out
-        y.gs = x.gs.determinize(int(player_id), seed)
+        y.start(x.gs.determinize(p, seed))
+        # the other seats' past decisions would carry what p may not know (their secret
+        # actions, hashes of their hands): the resampled world keeps only p's own
+        y.recall = [list(x.recall[q]) if q == p else ["?"] for q in range(y.n)]
         return out
 
     def __str__(self) -> str:
@@ -507,15 +602,20 @@ class BoardlabObserver:
             self.tensor[2 * n:] = v >> 48
 
     def string_from(self, state: BoardlabState, player: int) -> str:
-        """``player``'s information-state string (perfect recall) or the table as ``player``
+        """``player``'s information-state string (perfect recall: the core's summary, then the
+        player's decisions in order; module docstring, "Views") or the table as ``player``
         sees it (observation)."""
         gs = state.game_state
         if gs is None:
             return (f"p{int(player)}: choosing the seed, byte {len(state.seed_bytes)} of "
                     f"{self._n_chance}")
+        p = int(player)
         if self._perfect:
-            return gs.information_state_string(int(player))
-        return gs.table(int(player))
+            x = state._x
+            _flush_recall(x)
+            own = x.recall[p]
+            return f"{gs.information_state_string(p)} | p{p} decisions: " + " ".join(own)
+        return gs.table(p)
 
 
 def _make_game_class(game: str) -> type:
@@ -539,6 +639,39 @@ for _g in GAME_NAMES:
     globals()[GAME_CLASSES[_g].__name__] = GAME_CLASSES[_g]
     if _GAME_TYPES[_g].short_name not in pyspiel.registered_names():
         pyspiel.register_game(_GAME_TYPES[_g], GAME_CLASSES[_g])
+
+
+_PYSPIEL_LOAD_GAME = getattr(pyspiel.load_game, "__wrapped__", pyspiel.load_game)
+_SEED_IN_GAME_STRING = re.compile(r"([(,]seed=)(-?\d+)(?=[,)])")
+
+
+def _seed_as_text(args: tuple) -> tuple:
+    """``pyspiel.load_game`` arguments of a boardlab game with a numeric ``seed`` turned into
+    its canonical text (``0x`` + 16 hex digits). Raises ``ValueError`` for a seed outside
+    ``0 .. 2**64-1``."""
+    if len(args) == 1 and isinstance(args[0], str):
+        return (_SEED_IN_GAME_STRING.sub(
+            lambda m: m.group(1) + _seed_text(_parse_seed(m.group(2))), args[0]),)
+    if len(args) == 2 and isinstance(args[1], dict):
+        v = args[1].get("seed")
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            return (args[0], {**args[1], "seed": _seed_text(_parse_seed(int(v)))})
+    return args
+
+
+def pyspiel_load_game(*args, **kwargs):
+    """``pyspiel.load_game`` (this module puts it in its place on import) that also accepts a
+    numeric ``seed`` for the boardlab games: ``"boardlab_rats(seed=123)"``, ``{"seed": 123}``
+    and seeds up to ``2**64-1`` (OpenSpiel's game-string ints stop at ``2**31-1``) load the
+    game of ``seed=0x7b``...; any other call goes to OpenSpiel's ``load_game`` unchanged.
+    Raises ``ValueError`` for a seed outside ``0 .. 2**64-1``, OpenSpiel's errors otherwise."""
+    if args and isinstance(args[0], str) and args[0].lstrip().startswith("boardlab_"):
+        args = _seed_as_text(args)
+    return _PYSPIEL_LOAD_GAME(*args, **kwargs)
+
+
+pyspiel_load_game.__wrapped__ = _PYSPIEL_LOAD_GAME
+pyspiel.load_game = pyspiel_load_game
 
 
 def load_game(game: str, players: int | None = None, seed: int | None = None,

@@ -1,9 +1,12 @@
 """The four boardlab games as PettingZoo environments (AEC; Lure also parallel).
 
-``raw_env(game, n_players=None, config=None, render_mode=None)`` is the AEC environment of one
-game and player count; ``env(...)`` wraps it in PettingZoo's order-enforcing wrapper (as the
-``pettingzoo.classic`` games do). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` =
-``player_p``). Spaces (the same objects on every call):
+``raw_env(game, players=None, config=None, render_mode=None)`` is the AEC environment of one
+game and player count (``players``: the same name as the OpenSpiel games' parameter);
+``env(...)`` wraps it in an order-enforcing wrapper (:class:`FastOrderEnforcingWrapper`:
+PettingZoo's ``OrderEnforcingWrapper`` with the same checks and errors, whose hot paths skip
+the generic attribute forwarding, which cost 5-6 us a step; ``benchmarks/interop.py`` times
+both). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` = ``player_p``). Spaces (the
+same objects on every call):
 
 - action space ``Discrete(NUM_DISTINCT_ACTIONS)``: the game's fixed action table
   (:mod:`engines.protocol`); an illegal action raises ``ValueError`` naming it;
@@ -28,29 +31,32 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (AECOrderEnforcingIterable,
+                                                       AECOrderEnforcingIterator)
 
 from engines import chance
 from engines.protocol import core_of, game_class, normalize_game_name
 
-__all__ = ["BoardlabAECEnv", "LureParallelEnv", "raw_env", "env", "parallel_env",
-           "PARALLEL_GAMES"]
+__all__ = ["BoardlabAECEnv", "LureParallelEnv", "FastOrderEnforcingWrapper", "raw_env", "env",
+           "parallel_env", "PARALLEL_GAMES"]
 
 PARALLEL_GAMES = ("lure",)
 """Games with a simultaneous move in their rules, hence a :func:`parallel_env`."""
 
 
-def _config_for(game: str, n_players, config):
-    """The game's config with ``n_players`` (None: the config's own) and other fields from
-    ``config`` (a config object, a dict of fields or None). Raises ``ValueError``."""
+def _config_for(game: str, players, config):
+    """The game's config with ``players`` seats (None: the config's own ``n_players``) and
+    other fields from ``config`` (a config object, a dict of fields or None). Raises
+    ``ValueError``."""
     cls = game_class(game)
     C = core_of(game)
     base = cls._as_config(config).to_dict()
-    if n_players is not None:
-        if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)) or not (
-                C.MIN_PLAYERS <= n_players <= C.MAX_PLAYERS):
-            raise ValueError(f"bad n_players {n_players!r} for {game}: expected an integer "
+    if players is not None:
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or not (
+                C.MIN_PLAYERS <= players <= C.MAX_PLAYERS):
+            raise ValueError(f"bad players {players!r} for {game}: expected an integer "
                              f"{C.MIN_PLAYERS}..{C.MAX_PLAYERS}")
-        base["n_players"] = int(n_players)
+        base["n_players"] = int(players)
     return cls._as_config(base)
 
 
@@ -93,7 +99,7 @@ class _TextRender:
 class BoardlabAECEnv(_TextRender, AECEnv):
     """PettingZoo AEC environment of one boardlab game (module docstring).
 
-    ``game``: ``"river_rats"``, ``"lure"``, ``"rats"`` or ``"recurring"``; ``n_players``: the
+    ``game``: ``"river_rats"``, ``"lure"``, ``"rats"`` or ``"recurring"``; ``players``: the
     player count (None: the config's); ``config``: the game's config, a dict of its fields or
     None; ``render_mode``: None, ``"ansi"`` or ``"human"``. Raises ``ValueError`` for a bad
     game, player count, config or render mode. After :meth:`reset`, ``game_state`` is the
@@ -102,7 +108,7 @@ class BoardlabAECEnv(_TextRender, AECEnv):
     metadata = {"render_modes": ["human", "ansi"], "name": "boardlab_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, game: str, n_players: int | None = None, config=None,
+    def __init__(self, game: str, players: int | None = None, config=None,
                  render_mode: str | None = None):
         super().__init__()
         self.game = normalize_game_name(game)
@@ -110,7 +116,7 @@ class BoardlabAECEnv(_TextRender, AECEnv):
             raise ValueError(f"bad render_mode {render_mode!r}: expected None, 'human' or "
                              f"'ansi'")
         self.render_mode = render_mode
-        self.config = _config_for(self.game, n_players, config)
+        self.config = _config_for(self.game, players, config)
         C = self.core = core_of(self.game)
         self.metadata = dict(self.metadata, name=f"boardlab_{self.game}_v0")
         n = int(self.config.n_players)
@@ -122,8 +128,6 @@ class BoardlabAECEnv(_TextRender, AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(C.NUM_DISTINCT_ACTIONS)
                               for a in self.possible_agents}
-        self._tensor = np.zeros(C.TENSOR_SIZE, dtype=np.float32)
-        self._mask = np.zeros(C.NUM_DISTINCT_ACTIONS, dtype=np.int8)
         self._legal = np.empty(C.MAX_LEGAL, dtype=np.int64)
         self._ret = np.zeros(C.MAX_PLAYERS, dtype=np.float64)
         self._seeds = _SeedStream()
@@ -154,18 +158,18 @@ class BoardlabAECEnv(_TextRender, AECEnv):
 
     def observe(self, agent) -> dict:
         """``{"observation": float32 (TENSOR_SIZE,), "action_mask": int8
-        (NUM_DISTINCT_ACTIONS,)}`` of ``agent`` (fresh arrays, filled by the compiled kernels
-        through preallocated buffers)."""
+        (NUM_DISTINCT_ACTIONS,)}`` of ``agent`` (fresh arrays, filled by the compiled
+        kernels)."""
         p = self._seat[agent]
         s = self.game_state.state
         C = self.core
-        self._tensor.fill(0.0)
-        C.observation_tensor(s, p, self._tensor)
-        self._mask.fill(0)
+        tensor = np.zeros(C.TENSOR_SIZE, dtype=np.float32)
+        C.observation_tensor(s, p, tensor)
+        mask = np.zeros(C.NUM_DISTINCT_ACTIONS, dtype=np.int8)
         if C.current_player(s) == p:
             n = C.legal_actions(s, self._legal)
-            self._mask[self._legal[:n]] = 1
-        return {"observation": self._tensor.copy(), "action_mask": self._mask.copy()}
+            mask[self._legal[:n]] = 1
+        return {"observation": tensor, "action_mask": mask}
 
     def step(self, action) -> None:
         """Apply ``action`` (an int of the action table, legal for ``agent_selection``; None
@@ -216,16 +220,16 @@ class LureParallelEnv(_TextRender, ParallelEnv):
 
     Spaces, seeding, rewards and ``render`` are those of :class:`BoardlabAECEnv`. During the
     cast a player's observation is its scratch copy's (where the seats before it show a
-    finished cast and the ones after it none: a fixed pattern). ``n_players``: 2..5 (None: the
+    finished cast and the ones after it none: a fixed pattern). ``players``: 2..5 (None: the
     config's); ``config``: a :class:`engines.lure.config.LureConfig`, a dict or None. Raises
     ``ValueError`` for bad arguments, a missing action of an acting player, or an illegal
     one (the game is then unchanged)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "boardlab_lure_parallel_v0"}
 
-    def __init__(self, n_players: int | None = None, config=None,
+    def __init__(self, players: int | None = None, config=None,
                  render_mode: str | None = None):
-        aec = BoardlabAECEnv("lure", n_players, config, render_mode)
+        aec = BoardlabAECEnv("lure", players, config, render_mode)
         self._aec = aec
         self.render_mode = render_mode
         self.config = aec.config
@@ -367,7 +371,7 @@ class LureParallelEnv(_TextRender, ParallelEnv):
 
 
 
-def parallel_env(game: str = "lure", n_players: int | None = None, config=None,
+def parallel_env(game: str = "lure", players: int | None = None, config=None,
                  render_mode: str | None = None) -> LureParallelEnv:
     """The parallel environment of ``game`` (only Lure has a simultaneous move: its cast; see
     :class:`LureParallelEnv`). Raises ``ValueError`` for another game."""
@@ -375,15 +379,102 @@ def parallel_env(game: str = "lure", n_players: int | None = None, config=None,
         raise ValueError(f"bad game {game!r} for parallel_env: expected one of "
                          f"{', '.join(PARALLEL_GAMES)} (the other games have no simultaneous "
                          f"move; use env())")
-    return LureParallelEnv(n_players, config, render_mode)
+    return LureParallelEnv(players, config, render_mode)
 
 
-def raw_env(game: str, n_players: int | None = None, config=None,
+class FastOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (a subclass: ``agent_iter`` and every check that
+    looks for it still work) with the same errors and warnings before ``reset`` and after the
+    end, whose per-step paths reach the environment directly: ``agents``,
+    ``agent_selection``, ``rewards``, ``terminations``, ``truncations``, ``infos`` and
+    ``_cumulative_rewards`` are properties (the base class finds them through two
+    ``__getattr__`` calls each), :meth:`last`, :meth:`observe` and :meth:`step` call the
+    environment's own methods once ``reset`` was called, and :meth:`agent_iter`'s iterator
+    reads the environment directly (still asserting a ``step`` between two agents). Accessing
+    those attributes before ``reset`` raises ``AttributeError`` as the base class does."""
+
+    def _fwd(name):  # noqa: N805 - builds the forwarding properties below
+        def get(self):
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+
+        def put(self, value):
+            setattr(self.env, name, value)
+
+        return property(get, put, doc=f"The environment's ``{name}`` (after ``reset``).")
+
+    agents = _fwd("agents")
+    agent_selection = _fwd("agent_selection")
+    rewards = _fwd("rewards")
+    terminations = _fwd("terminations")
+    truncations = _fwd("truncations")
+    infos = _fwd("infos")
+    _cumulative_rewards = _fwd("_cumulative_rewards")
+    del _fwd
+
+    def last(self, observe: bool = True):
+        """``(observation, cumulative reward, termination, truncation, info)`` of the agent to
+        act (the environment's ``last``). Raises ``AttributeError`` before ``reset``."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def observe(self, agent):
+        """The environment's ``observe(agent)`` (PettingZoo's error before ``reset``)."""
+        if self._has_reset:
+            return self.env.observe(agent)
+        return super().observe(agent)
+
+    def step(self, action) -> None:
+        """The environment's ``step(action)``; before ``reset`` or once no agent is left,
+        PettingZoo's error or warning as in ``OrderEnforcingWrapper``."""
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        """The environment's name, as PettingZoo's wrapper shows it (``boardlab_rats_v0``)."""
+        return str(self.env)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """Yields the agent to act until the game ends (at most ``max_iter`` times), as
+        PettingZoo's ``agent_iter``; PettingZoo's error before ``reset``."""
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _FastIterable(self, max_iter)
+
+
+class _FastIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _FastIterator(self.env, self.max_iter)
+
+
+class _FastIterator(AECOrderEnforcingIterator):
+    """PettingZoo's ``AECOrderEnforcingIterator`` reading the wrapped environment directly."""
+
+    def __next__(self):
+        w = self.env
+        raw = w.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert w._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        w._has_updated = False
+        return raw.agent_selection
+
+
+def raw_env(game: str, players: int | None = None, config=None,
             render_mode: str | None = None) -> BoardlabAECEnv:
     """The unwrapped :class:`BoardlabAECEnv` (arguments there)."""
-    return BoardlabAECEnv(game, n_players, config, render_mode)
+    return BoardlabAECEnv(game, players, config, render_mode)
 
 
-def env(game: str, n_players: int | None = None, config=None, render_mode: str | None = None):
-    """:func:`raw_env` in PettingZoo's ``OrderEnforcingWrapper`` (the classic games' default)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game, n_players, config, render_mode))
+def env(game: str, players: int | None = None, config=None,
+        render_mode: str | None = None) -> FastOrderEnforcingWrapper:
+    """:func:`raw_env` in an order-enforcing wrapper, as the ``pettingzoo.classic`` games
+    (:class:`FastOrderEnforcingWrapper`: PettingZoo's checks, without their per-step cost).
+    Raises ``ValueError`` for bad arguments (:class:`BoardlabAECEnv`)."""
+    return FastOrderEnforcingWrapper(raw_env(game, players, config, render_mode))

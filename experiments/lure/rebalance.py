@@ -968,8 +968,9 @@ EXPERIMENT = "lure rebalance"
 """The experiment name :func:`experiments.outputs.claim_folder` compares."""
 OUTPUT_FILES = ("deck.csv", "changes.csv", "cards.csv", "games.csv", "win_diff.png",
                 "points_vs_difficulty.png", "scores.png", "seats.png", "game_length.png",
-                "metadata.json", "report.md", STUDY_FILE, "trials.csv")
-"""The files a rebalance writes into its folder."""
+                "metadata.json", "report.md", "trials.csv")
+"""The files a finished rebalance leaves in its folder (its ``study.journal`` is the search in
+progress: a folder holding it resumes, or is refused by the study's own settings check)."""
 
 
 def _run_settings(meta: dict) -> dict:

@@ -22,8 +22,17 @@ lure           1, 1/k tied, 0              final score (points)       ``win``, t
 Agents are :class:`AgentRef` (a label, a base policy name, an optional parameter vector). A
 base name is a registered policy of the game (:func:`agents.policy.names`), a user policy added
 with :meth:`GameAdapter.register_policy` (a compiled ``@njit`` function with the one policy
-signature of :mod:`agents.policy`), or a saved tuned agent
-(``results/<game>/agents/<name>.json``, written by :mod:`experiments.tournament.tune`).
+signature of :mod:`agents.policy`), or a saved tuned agent (written by
+:mod:`experiments.tournament.tune`), found by name from any current folder in the **agent
+store** and then among the repository's committed agents (:func:`agent_search_path`):
+
+1. the store ``<root>/<game>/agents/<name>.json``, ``root`` = ``--agents-dir`` (the
+   ``root``/``agents_root`` argument), else ``$BOARDLAB_AGENTS_DIR``, else the user data folder
+   ``$XDG_DATA_HOME/boardlab`` (``~/.local/share/boardlab``): :func:`store_root`;
+2. the committed agents ``<repository>/results/<game>/agents/<name>.json`` of the checkout this
+   package is imported from (:func:`repo_results`; absent in an installed wheel), read-only.
+
+The first file found wins (an agent in the store shadows a committed one of the same name).
 """
 
 from __future__ import annotations
@@ -41,21 +50,68 @@ from engines import chance
 from engines.protocol import core_of, game_class, normalize_game_name
 
 __all__ = ["AgentRef", "Outcome", "GameAdapter", "GAMES", "get_adapter", "parse_agents",
-           "WIN_UNITS", "AGENTS_DIR_ENV", "agents_dir"]
+           "WIN_UNITS", "AGENTS_DIR_ENV", "agents_dir", "store_root", "repo_results",
+           "agent_search_path", "find_agent"]
 
 WIN_UNITS = 60
 """Win shares are summed as integers in units of 1/60 (exact for ties of 1..5 players)."""
 AGENTS_DIR_ENV = "BOARDLAB_AGENTS_DIR"
-"""Environment variable naming the root of saved tuned agents (default ``results``)."""
+"""Environment variable naming the root of the agent store (default: the user data folder,
+:func:`store_root`)."""
 MAX_USER = 4
 """User policies that one table may seat at once (distinct functions)."""
 
 
+def store_root(root: str | os.PathLike | None = None) -> Path:
+    """Root of the agent store, where ``boardlab tune`` saves agents and its default output
+    folders: ``root`` if given (``--agents-dir``), else ``$BOARDLAB_AGENTS_DIR``, else
+    ``$XDG_DATA_HOME/boardlab`` (default ``~/.local/share/boardlab``). The path does not depend
+    on the current folder unless ``root`` (or the variable) is a relative path."""
+    if root is not None:
+        return Path(root).expanduser()
+    env = os.environ.get(AGENTS_DIR_ENV)
+    if env:
+        return Path(env).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data).expanduser() / "boardlab"
+
+
+def repo_results() -> Path | None:
+    """The ``results/`` folder of the repository checkout this package is imported from (it
+    holds the committed tuned agents), or ``None`` when there is none (an installed wheel)."""
+    path = Path(__file__).resolve().parents[2] / "results"
+    return path if path.is_dir() else None
+
+
 def agents_dir(game: str, root: str | os.PathLike | None = None) -> Path:
-    """Folder of the saved tuned agents of ``game``: ``<root>/<game>/agents`` with ``root`` from
-    the argument, else ``$BOARDLAB_AGENTS_DIR``, else ``results``."""
-    root = root if root is not None else os.environ.get(AGENTS_DIR_ENV, "results")
-    return Path(root) / game / "agents"
+    """Folder of the agent store where ``game``'s tuned agents are saved:
+    ``<store_root(root)>/<game>/agents`` (see :func:`store_root`)."""
+    return store_root(root) / game / "agents"
+
+
+def agent_search_path(game: str, root: str | os.PathLike | None = None) -> list[Path]:
+    """Folders searched, in order, for a saved agent of ``game`` given by name: the agent
+    store (:func:`agents_dir`), then the repository's committed ``results/<game>/agents``
+    (:func:`repo_results`) when it exists and is another folder."""
+    folders = [agents_dir(game, root)]
+    repo = repo_results()
+    if repo is not None:
+        committed = repo / game / "agents"
+        if committed.resolve() != folders[0].resolve():
+            folders.append(committed)
+    return folders
+
+
+def find_agent(game: str, name: str, root: str | os.PathLike | None = None) -> Path | None:
+    """Path of the saved agent ``name`` of ``game`` (the first ``<folder>/<name>.json`` of
+    :func:`agent_search_path`), or ``None``."""
+    if not name or any(c in name for c in "/\\") or name.startswith("."):
+        return None
+    for folder in agent_search_path(game, root):
+        path = folder / f"{name}.json"
+        if path.is_file():
+            return path
+    return None
 
 
 @dataclass(frozen=True)
@@ -228,11 +284,16 @@ class GameAdapter:
         elif base in self.user:
             default = self.user[base].default_params
         else:
-            path = agents_dir(self.name, root) / f"{base}.json"
-            if not path.exists():
+            path = find_agent(self.name, base, root)
+            if path is None:
+                where = " or ".join(str(f) for f in agent_search_path(self.name, root))
                 raise ValueError(f"unknown {self.title} agent {base!r}: expected one of "
-                                 f"{self.base_names()} or a tuned agent saved as {path}")
-            saved = json.loads(path.read_text())
+                                 f"{self.base_names()} or a tuned agent saved in {where}")
+            try:
+                saved = json.loads(path.read_text())
+                saved["base"], saved["params"]  # noqa: B018 - the fields a tuned agent has
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"{path}: not a readable tuned agent ({exc})") from None
             if saved.get("game") != self.name:
                 raise ValueError(f"{path}: agent of game {saved.get('game')!r}, expected "
                                  f"{self.name!r}")

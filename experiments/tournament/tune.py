@@ -45,17 +45,36 @@ integral; every other parameter (weights, thresholds) is real. The structural pa
 
 **Storage and resume.** The study lives in ``<out_dir>/study.journal`` (optuna
 ``JournalStorage`` on a ``JournalFileBackend``); the runner state of the trial being evaluated
-lives in ``<out_dir>/trial_run/``. A re-run with the same settings continues the study up to
-``n_trials`` complete trials (a trial cut short by a kill is finished with its stored
-parameters). Different settings raise a one-line ``ValueError`` naming what differs;
+lives in ``<out_dir>/trial_run/``. A run killed before it finished and re-run with the same
+settings continues the study up to ``n_trials`` complete trials exactly as an uninterrupted one
+(a trial cut short by a kill is finished with its stored parameters); other settings raise a
+one-line ``ValueError`` naming what differs.
+
+**The output folder** follows the rule of every command (:mod:`experiments.outputs`): a folder
+whose ``meta.json`` records a finished study of the same settings (the study's, plus
+``n_trials``, ``validate_deals`` and ``name``) answers from it: :func:`tune` returns its result
+(``answered_from`` set), plays nothing and writes nothing in it; a finished study of other
+settings (more trials included), another command's results, or files this command writes
+without a ``meta.json`` are refused with one line naming the folder and ``--force``;
 ``overwrite=True`` (``--force``) starts over.
 
-**Outputs** in ``out_dir`` (default ``results/<game>/tuning/<name>/``): ``study.journal``,
+**Outputs** in ``out_dir`` (default ``<store>/<game>/tuning/<name>/``, the agent store of
+:func:`experiments.tournament.games.store_root`; never the current folder): ``study.journal``,
 ``trials.csv`` (every trial: number, role, objective, its standard error, the running best, the
 parameters), ``objective.png``, ``importances.csv`` / ``importances.png`` (optuna's PED-ANOVA
 importance, Watanabe et al. 2023: how much each parameter mattered for reaching the top trials;
-no extra dependency), ``meta.json``, and ``validation/`` (the check tournament). The winner is
-saved as agent ``<agents_root>/<game>/agents/<name>.json``, usable by name in tournaments.
+no extra dependency; the picture is not drawn when no trial beat the start or too few trials
+were played, and ``meta.json``'s ``importances_note`` says why), ``agent.json`` (the best
+vector as a tuned agent, always), ``meta.json``, ``check/`` and ``validation/`` (the checks on
+fresh deals).
+
+**Saving the agent.** The best vector is *saved* (copied to the agent store,
+``<store>/<game>/agents/<name>.json``, where tournaments find it by name from any folder) only
+when the check on fresh deals shows a significant gain over the start (verdict ``"better"``,
+p < 0.05, see below), or when ``save_anyway=True`` (``--save-anyway``; also on a re-run that
+answers from a finished study). Otherwise it stays in ``<out_dir>/agent.json`` and the result
+says why it was not saved. An agent file of the same name from another study is not replaced
+without ``overwrite``.
 
 **Check on fresh deals.** The best of many trials on the same deals is optimistic (it is picked
 because it was lucky as well as good). With ``validate_deals > 0`` the winner plays a tournament
@@ -89,12 +108,14 @@ from experiments.io import (
     write_json,
 )
 from experiments.options import check_int
+from experiments.outputs import claim_folder, same_settings, settings_diff
 from experiments.runner import run_experiment
 from experiments.tournament.games import (
     WIN_UNITS,
     AgentRef,
     agents_dir,
     get_adapter,
+    store_root,
     parse_agents,
 )
 from experiments.tournament.run import (
@@ -120,6 +141,12 @@ FIXED_PARAMS = ("rollout_kind", "peek", "reserved_7")
 CMA_SIGMA0 = 0.05
 """CMA-ES's initial step, as a share of each parameter's range (optuna's default, 1/6, jumps far
 out of the narrow good region around a tuned vector)."""
+AGENT_FILE = "agent.json"
+"""The best vector as a tuned agent inside the output folder (saved or not)."""
+OUTPUTS = ("trials.csv", "objective.png", "importances.csv", "importances.png", AGENT_FILE,
+           "check", "validation")
+"""What :func:`tune` writes in its output folder besides ``study.journal`` and ``meta.json``
+(a study journal without ``meta.json`` is a killed study, which a re-run continues)."""
 STUDY_FILE = "study.journal"
 """The optuna journal of the study inside the output folder."""
 TRIAL_RUN_DIR = "trial_run"
@@ -378,7 +405,10 @@ class TuneResult:
     ``validation`` (the :class:`experiments.tournament.TournamentResult` on fresh deals, or
     ``None``) and ``gain`` (dict: the tuned vector minus the start on those deals: ``win_diff``
     per game with ``low``/``high`` 95% bounds, ``p_t`` two-sided paired t-test, ``p_holm``,
-    ``p_sign``, ``verdict``, both win rates, ``deals``); ``wall_time_s`` (this call)."""
+    ``p_sign``, ``verdict``, both win rates, ``deals``); ``wall_time_s`` (this call);
+    ``saved`` (the agent was copied to the store, ``path``), ``save_note`` (why or why not);
+    ``importances_note`` (why ``importances.png`` was not drawn, or ``""``);
+    ``answered_from`` (the folder of a finished study this result was read from, or ``""``)."""
 
     name: str
     game: str
@@ -400,6 +430,10 @@ class TuneResult:
     validation: object | None = None
     gain: dict | None = None
     wall_time_s: float = 0.0
+    saved: bool = False
+    save_note: str = ""
+    importances_note: str = ""
+    answered_from: str = ""
 
     @property
     def evaluations(self) -> int:
@@ -419,7 +453,9 @@ class TuneResult:
             mark = "" if a == b else "  *"
             lines.append(f"  {p.name:<24} {a:10.4g} -> {b:10.4g}   "
                          f"[{p.low:g}, {p.high:g}]{' int' if p.integer else ''}{mark}")
-        if self.importances:
+        if self.importances_note:
+            lines.append(f"importance: {self.importances_note}")
+        elif self.importances:
             top = ", ".join(f"{k} {v:.2f}" for k, v in list(self.importances.items())[:4])
             lines.append(f"importance (PED-ANOVA): {top}")
         g = self.gain
@@ -442,9 +478,11 @@ class TuneResult:
 
 
 def default_out_dir(game: str, name: str, agents_root=None) -> Path:
-    """``<root>/<game>/tuning/<name>`` (``root`` as for :func:`agents_dir`)."""
+    """``<store>/<game>/tuning/<name>``: the agent store's folder
+    (:func:`experiments.tournament.games.store_root` of ``agents_root``), not the current
+    folder. Raises ``ValueError`` for an unknown game."""
     ad = get_adapter(game)
-    return agents_dir(ad.name, agents_root).parent / "tuning" / name
+    return store_root(agents_root) / ad.name / "tuning" / name
 
 
 # ---- optuna plumbing -----------------------------------------------------------------------
@@ -514,9 +552,9 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
          options: dict | None = None, n_jobs: int = 1, batch_size: int = 100,
          validate_deals: int = 2000, agents_root=None, out_dir=None, progress: bool = True,
          overwrite: bool = False, start=None, backend: str = "loky",
-         scheduler: str | None = None) -> TuneResult:
-    """Tune ``agent``'s parameter vector with optuna (see the module docstring), save the best
-    as agent ``name`` and check it on fresh deals.
+         scheduler: str | None = None, save_anyway: bool = False) -> TuneResult:
+    """Tune ``agent``'s parameter vector with optuna (see the module docstring), check the best
+    on fresh deals, and save it as agent ``name`` when its gain there is significant.
 
     Args:
         game: ``rats``, ``recurring``, ``river_rats`` (or ``river-rats``), ``lure``.
@@ -537,16 +575,23 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
         options: config fields of the game (e.g. ``{"difficulty": "expert"}``).
         n_jobs, batch_size, backend, scheduler: the runner's fan-out (results depend on
             ``batch_size``, not on ``n_jobs``).
-        validate_deals: deals of the check tournament (0: skip).
-        agents_root: root of saved agents (default ``results`` or ``$BOARDLAB_AGENTS_DIR``).
+        validate_deals: deals of the check on fresh deals (0: skip; then the agent is saved
+            only with ``save_anyway``).
+        agents_root: root of the agent store (``--agents-dir``; default
+            ``$BOARDLAB_AGENTS_DIR``, else the user data folder: see
+            :func:`experiments.tournament.games.store_root`).
         out_dir: output folder (default :func:`default_out_dir`).
         progress: a progress bar over the trials.
-        overwrite: start the study over (and replace an agent file of another study).
+        overwrite: start the study over, replacing the folder's results (and an agent file of
+            another study).
         start: starting vector (default: the agent's own).
+        save_anyway: save the agent in the store even without a significant gain.
 
-    Returns a :class:`TuneResult`. Raises a one-line ``ValueError`` for bad input (unknown
-    agent, parameter or sampler, bad bounds or sizes), a stored study with other settings, or
-    an agent file of another study without ``overwrite``.
+    Returns a :class:`TuneResult` (``answered_from`` set when a finished study of the same
+    settings was found in ``out_dir``: nothing is played). Raises a one-line ``ValueError``
+    for bad input (unknown agent, parameter or sampler, bad bounds or sizes), an output folder
+    holding other results (see the module docstring), or an agent file of another study
+    without ``overwrite``; nothing is written then.
     """
     import optuna
 
@@ -598,20 +643,34 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
         "batch_size": batch_size, "sampler": sampler, "n_startup": N_STARTUP,
     }
     key = _key(settings)
+    claim_settings = {"experiment": "tune", **settings, "n_trials": n_trials,
+                      "validate_deals": int(validate_deals), "name": name}
+    finished = _claim(out, claim_settings, overwrite)
+    if finished is not None:
+        res = _answer(ad, out, finished)
+        if save_anyway and not res.saved:
+            _install(res, ad, agents_dir(ad.name, agents_root) / f"{name}.json", key, out,
+                     overwrite, "saved with --save-anyway")
+        res.wall_time_s = time.perf_counter() - t_start
+        return res
     if agent_path.exists() and not overwrite:
         try:
             saved = read_json(agent_path)
         except ValueError:
             saved = {}
         # the same study folder: its own settings check below names any difference
-        if saved.get("study_key") != key and saved.get("study_dir") != str(out):
+        if saved.get("study_key") != key and saved.get("study_dir") not in (
+                str(out), str(out.resolve())):
             raise ValueError(f"{agent_path} holds agent {name!r} from another tuning run: choose "
                              f"another --name, or --force to replace it")
     with out_lock(out), _quiet_optuna():
         study_path = out / STUDY_FILE
         if overwrite:
-            for p in (study_path, out / "meta.json", out / "trials.csv"):
-                p.unlink(missing_ok=True)
+            for p in (study_path, out / "meta.json", *(out / n for n in OUTPUTS)):
+                if p.is_dir():
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    p.unlink(missing_ok=True)
             shutil.rmtree(out / TRIAL_RUN_DIR, ignore_errors=True)
         storage = _storage(study_path)
         study = optuna.create_study(storage=storage, study_name="tune", direction="maximize",
@@ -674,15 +733,117 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
                 bar.set_postfix(best=f"{study.best_value:.4f}")
         shutil.rmtree(run_dir, ignore_errors=True)
         trials = [t for t in study.trials if t.state == complete]
-        result = _finish(ad, study, trials, space, x0, settings, key, name, out, agent_path,
-                         resumed)
+        result = _finish(ad, study, trials, space, x0, settings, key, name, out, resumed)
     result.n_trials = len(trials)
     if validate_deals:
         _validate(result, ad, agent, field_refs, validate_deals, seed, options, n_jobs,
                   batch_size, backend, scheduler, out, agents_root, progress)
+        agent_json = read_json(out / AGENT_FILE)
+        agent_json["validation"] = result.gain
+        write_json(out / AGENT_FILE, agent_json)
+    g = result.gain
+    if g is not None and g["verdict"] == "better":
+        _install(result, ad, agent_path, key, out, overwrite,
+                 f"gain on {g['deals']} fresh deals significant (p = {_p_of(g):.3g})")
+    elif save_anyway:
+        _install(result, ad, agent_path, key, out, overwrite, "saved with --save-anyway")
+    elif g is None:
+        result.save_note = ("not saved: no check on fresh deals (--validate 0); add "
+                            "--save-anyway to save it")
+    else:
+        result.save_note = (f"not saved: gain on {g['deals']} fresh deals {g['win_diff']:+.4f}"
+                            f", p = {_p_of(g):.3g} ({g['verdict']}); add --save-anyway to "
+                            f"save it")
     result.wall_time_s = time.perf_counter() - t_start
-    _write_meta(result, settings, key, sampler, n_trials, validate_deals, out, agent_path)
+    _write_meta(result, claim_settings, key, sampler, n_trials, validate_deals, out)
     return result
+
+
+def _p_of(gain: dict) -> float:
+    """The p-value the verdict of a fresh-deal check was taken from."""
+    return gain["p_sign"] if gain.get("test", "").startswith("McNemar") else gain["p_t"]
+
+
+def _legacy_settings(meta: dict) -> dict | None:
+    """Claim settings of a ``meta.json`` written before they were stored whole (its
+    ``settings`` were the study's alone)."""
+    st = meta.get("settings")
+    if meta.get("kind") != "boardlab.tuning" or not isinstance(st, dict) or "experiment" in st:
+        return None
+    return {"experiment": "tune", **st, "n_trials": meta.get("n_trials_requested"),
+            "validate_deals": meta.get("validation_deals"), "name": meta.get("name")}
+
+
+def _claim(out: Path, claim_settings: dict, overwrite: bool) -> dict | None:
+    """The folder rule (:func:`experiments.outputs.claim_folder`): the ``meta.json`` of a
+    finished study of the same settings, or ``None`` to run. Raises a one-line ``ValueError``
+    for a folder holding other results."""
+    meta_path = out / "meta.json"
+    if not overwrite and meta_path.is_file():
+        try:
+            meta = read_json(meta_path)
+        except (ValueError, OSError):
+            meta = None
+        legacy = _legacy_settings(meta) if isinstance(meta, dict) else None
+        if legacy is not None:
+            if same_settings(legacy, claim_settings):
+                return meta
+            raise ValueError(f"{out} holds a finished tune study with other settings "
+                             f"({settings_diff(legacy, claim_settings)}): choose another --out "
+                             f"or --name, or add --force to replace it")
+    if not overwrite and not meta_path.exists() and (out / STUDY_FILE).is_file():
+        return None  # a study killed before it finished: its journal's settings decide
+    claim = claim_folder(out, experiment="tune", settings=claim_settings, outputs=OUTPUTS,
+                         force=overwrite, meta_name="meta.json")
+    return claim.meta if claim.finished else None
+
+
+def _answer(ad, out: Path, meta: dict) -> TuneResult:
+    """The :class:`TuneResult` of the finished study in ``out`` (its ``meta.json`` and
+    ``trials.csv``), read without writing anything."""
+    st = meta["settings"]
+    space = [Param(**p) for p in meta["space"]]
+    trials_path = out / "trials.csv"
+    trials = pd.read_csv(trials_path) if trials_path.is_file() else pd.DataFrame()
+    res = TuneResult(
+        name=meta["name"], game=ad.name, base=st["base"], n_players=int(st["n_players"]),
+        start=np.asarray(meta["start_params"], float), best=np.asarray(meta["best_params"], float),
+        space=space, start_objective=float(meta["start_objective"]),
+        best_objective=float(meta["best_objective"]),
+        best_se=float(meta.get("best_objective_se") or np.nan),
+        n_trials=int(meta["trials_complete"]), resumed_trials=int(meta.get("resumed_trials", 0)),
+        trials=trials, importances=dict(meta.get("importances") or {}), out_dir=str(out),
+        path=str(meta.get("agent_file") or "") if meta.get("saved", True) else "",
+        files=dict(meta.get("files") or {}), gain=meta.get("validation"),
+        saved=bool(meta.get("saved", bool(meta.get("agent_file")))),
+        save_note=str(meta.get("save_note", "")),
+        importances_note=str(meta.get("importances_note", "")), answered_from=str(out))
+    if "importances_note" not in meta:  # written before the note existed
+        res.importances_note = _importances_note(res)
+    return res
+
+
+def _install(res: TuneResult, ad, agent_path: Path, key: str, out: Path, overwrite: bool,
+             note: str) -> None:
+    """Copy the study's agent (``out/agent.json``, or the result's best vector) to the store
+    as ``agent_path``. Raises ``ValueError`` if an agent of another study is there and not
+    ``overwrite``."""
+    if agent_path.exists() and not overwrite:
+        try:
+            old = read_json(agent_path)
+        except ValueError:
+            old = {}
+        if old.get("study_key") != key and old.get("study_dir") not in (str(out),
+                                                                         str(out.resolve())):
+            raise ValueError(f"{agent_path} holds agent {res.name!r} from another tuning run: "
+                             f"choose another --name, or --force to replace it")
+    src = out / AGENT_FILE
+    data = read_json(src) if src.is_file() else _agent_data(ad, res, {}, key, out)
+    data["study_dir"] = str(out.resolve())
+    data["saved_because"] = note
+    agent_path.parent.mkdir(parents=True, exist_ok=True)
+    write_json(agent_path, data)
+    res.saved, res.path, res.save_note = True, str(agent_path), note
 
 
 def _evaluate_one(x: np.ndarray, ctx: dict) -> tuple[float, float]:
@@ -726,9 +887,8 @@ def _importances(study, n_complete: int, space: list[Param]) -> dict[str, float]
     return {k: float(v) for k, v in imp.items() if np.isfinite(v)}
 
 
-def _finish(ad, study, trials, space, x0, settings, key, name, out, agent_path,
-            resumed) -> TuneResult:
-    """Best vector, trials.csv, pictures, importances and the saved agent."""
+def _finish(ad, study, trials, space, x0, settings, key, name, out, resumed) -> TuneResult:
+    """Best vector, trials.csv, pictures, importances and ``out/agent.json``."""
     df = _trials_frame(trials, space)
     start_row = df[df.role == "start"]
     start_obj = float(start_row.objective.iloc[0]) if len(start_row) else float("nan")
@@ -745,31 +905,58 @@ def _finish(ad, study, trials, space, x0, settings, key, name, out, agent_path,
                            "importance": [importances.get(p.name, np.nan) for p in space]})
     imp_df = imp_df.sort_values("importance", ascending=False, na_position="last")
     atomic_write_text(files["importances"], imp_df.to_csv(index=False))
+    files["agent"] = out / AGENT_FILE
     res = TuneResult(name=name, game=ad.name, base=settings["base"],
                      n_players=settings["n_players"], start=x0.copy(), best=best, space=space,
                      start_objective=start_obj, best_objective=float(best_t.value),
                      best_se=float(best_t.user_attrs.get("objective_se", np.nan)),
                      n_trials=len(trials), resumed_trials=int(resumed), trials=df,
-                     importances=importances, out_dir=str(out), path=str(agent_path),
+                     importances=importances, out_dir=str(out), path="",
                      files={k: str(v) for k, v in files.items()})
     _plot_objective(res, settings, files["objective_png"])
-    _plot_importances(res, imp_df, files["importances_png"])
+    res.importances_note = _importances_note(res)
+    if res.importances_note:
+        files["importances_png"].unlink(missing_ok=True)
+        res.files.pop("importances_png")
+    else:
+        _plot_importances(res, imp_df, files["importances_png"])
+    write_json(files["agent"], _agent_data(ad, res, settings, key, out,
+                                           best_trial=best_t.number))
+    return res
+
+
+def _importances_note(res: TuneResult) -> str:
+    """Why the importance picture is not drawn (``""``: it is): no trial beat the start (the
+    importances would rank parameters by how much they *lose*), or too few trials."""
+    if not res.best_objective > res.start_objective:
+        return (f"not drawn: no trial beat the start ({res.start_objective:.4f}) in "
+                f"{res.n_trials} trials, so no parameter is shown to help")
+    if not res.importances:
+        return f"not drawn: {res.n_trials} trials are too few to estimate it"
+    return ""
+
+
+def _agent_data(ad, res: TuneResult, settings: dict, key: str, out: Path,
+                best_trial: int | None = None) -> dict:
+    """The JSON of a tuned agent (``out/agent.json`` and the store's copy)."""
+    x0 = res.start
     names = list(ad.param_names_for(res.base))
     if len(names) != x0.size:
         names = [f"param_{i}" for i in range(x0.size)]
-    write_json(agent_path, {
-        "kind": "boardlab.tuned_agent", "game": ad.name, "name": name, "base": res.base,
-        "params": best.tolist(), "param_names": names, "start_params": x0.tolist(),
-        "tuned_params": [p.name for p in space], "space": [p.to_dict() for p in space],
+    return {
+        "kind": "boardlab.tuned_agent", "game": ad.name, "name": res.name, "base": res.base,
+        "params": res.best.tolist(), "param_names": names, "start_params": x0.tolist(),
+        "tuned_params": [p.name for p in res.space],
+        "space": [p.to_dict() for p in res.space],
         "objective": res.best_objective, "objective_se": res.best_se,
-        "start_objective": start_obj,
+        "start_objective": res.start_objective,
         "objective_kind": "team win rate" if ad.cooperative else "mean win share per game",
-        "field": settings["field"], "n_players": settings["n_players"],
-        "deals_per_trial": settings["n_deals"], "trials": len(trials),
-        "best_trial": best_t.number, "sampler": settings["sampler"], "seed": settings["seed"],
-        "options": settings["options"], "study_dir": str(out), "study_key": key,
-        "code_version": code_version()})
-    return res
+        "field": settings.get("field"), "n_players": res.n_players,
+        "deals_per_trial": settings.get("n_deals"), "trials": res.n_trials,
+        "best_trial": best_trial, "sampler": settings.get("sampler"),
+        "seed": settings.get("seed"), "options": settings.get("options"),
+        "study_dir": str(out.resolve()), "study_key": key, "validation": res.gain,
+        "code_version": code_version()}
 
 
 def _paired(sums: dict, a: int, b: int, gw: float) -> dict:
@@ -856,14 +1043,12 @@ def _validate(res: TuneResult, ad, agent, field_refs, deals, seed, options, n_jo
             "folder": str(out / "validation")}
         res.validation = v
     res.gain = gain
-    path = Path(res.path)
-    saved = read_json(path)
-    saved["validation"] = gain
-    write_json(path, saved)
 
 
-def _write_meta(res: TuneResult, settings, key, sampler, n_trials, validate_deals, out,
-                agent_path) -> None:
+def _write_meta(res: TuneResult, settings, key, sampler, n_trials, validate_deals,
+                out) -> None:
+    """``out/meta.json``: the claim ``settings`` (what the folder rule compares), the study,
+    its best, importances, the fresh-deal check and where the agent was saved."""
     import optuna
 
     ad = get_adapter(res.game)
@@ -885,8 +1070,10 @@ def _write_meta(res: TuneResult, settings, key, sampler, n_trials, validate_deal
         "best_trial": int(res.trials.loc[res.trials.objective.idxmax(), "number"]),
         "importances": res.importances,
         "importance_method": "optuna PedAnovaImportanceEvaluator (top ~5 trials vs all)",
+        "importances_note": res.importances_note,
         "validation_deals": validate_deals, "validation": res.gain,
-        "agent_file": str(agent_path), "files": res.files,
+        "saved": res.saved, "save_note": res.save_note,
+        "agent_file": res.path, "files": res.files,
         "wall_time_s": res.wall_time_s,
         "trial_eval_s_total": float(np.nansum(res.trials.eval_s.astype(float))),
         "optuna": optuna.__version__, "code_version": code_version(),

@@ -246,3 +246,77 @@ def test_observation_tensor_is_lossless_for_any_int64_word():
     np.testing.assert_array_equal(O.observation_words(t), words)
     with pytest.raises(ValueError, match="expected"):
         O.observation_words(np.zeros(4, dtype=np.float32))
+
+
+def test_documented_import_registers_the_games_in_a_fresh_process():
+    """In a new interpreter, pyspiel.load_game("boardlab_<game>") fails before the documented
+    import (so the check can fail) and works after it, for every game and both seed
+    spellings."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import pyspiel\n"
+        "try:\n"
+        "    pyspiel.load_game('boardlab_river_rats')\n"
+        "    print('registered before the import')\n"
+        "except pyspiel.SpielError:\n"
+        "    print('unknown before the import')\n"
+        "import experiments.interop.openspiel_game  # the documented import\n"
+        "for g in ('river_rats', 'lure', 'rats', 'recurring'):\n"
+        "    print(pyspiel.load_game('boardlab_' + g).get_type().short_name)\n"
+        "a = pyspiel.load_game('boardlab_rats(players=3,seed=123)')\n"
+        "b = pyspiel.load_game('boardlab_rats(players=3,seed=0x7b)')\n"
+        "print(str(a) == str(b), str(a.new_initial_state()) == str(b.new_initial_state()))\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.split()
+    assert out.stdout.startswith("unknown before the import")
+    assert [x for x in lines if x.startswith("boardlab_")] == [
+        f"boardlab_{g}" for g in GAME_NAMES]
+    assert out.stdout.rstrip().endswith("True True")
+
+
+def test_seed_parameter_accepts_numbers_and_hex():
+    """seed=123 (an OpenSpiel int), "123", 0x7b and numbers past OpenSpiel's 32-bit ints all
+    load the same fixed-seed game; a seed out of range is one ValueError line."""
+    ref = new_game("rats", _config("rats", 3), 123)
+    games = [pyspiel.load_game("boardlab_rats(players=3,seed=123)"),
+             pyspiel.load_game("boardlab_rats(seed=0x7b,players=3)"),
+             pyspiel.load_game("boardlab_rats", {"players": 3, "seed": 123}),
+             pyspiel.load_game("boardlab_rats", {"players": 3, "seed": "123"}),
+             pyspiel.load_game("boardlab_rats", {"players": 3, "seed": "0x7b"}),
+             O.load_game("rats", 3, seed=123)]
+    for g in games:
+        assert str(g) == "boardlab_rats(config=,players=3,seed=0x000000000000007b)"
+        assert str(g.new_initial_state()) == str(ref)
+    big = 2**64 - 1
+    g = pyspiel.load_game(f"boardlab_recurring(seed={big})")
+    assert g.fixed_seed == big
+    assert pyspiel.load_game("boardlab_recurring", {"seed": 2**63 + 5}).fixed_seed == 2**63 + 5
+    for bad in ("boardlab_rats(seed=-5)", f"boardlab_rats(seed={2**64})"):
+        with pytest.raises(ValueError, match=r"^bad seed parameter .*2\*\*64$"):
+            pyspiel.load_game(bad)
+    with pytest.raises(ValueError, match="bad seed parameter"):
+        pyspiel.load_game("boardlab_rats", {"seed": -1})
+    # other games go to OpenSpiel's load_game untouched
+    assert str(pyspiel.load_game("kuhn_poker(players=3)")) == "kuhn_poker(players=3)"
+
+
+def test_player_count_has_one_name_in_both_adapters():
+    import inspect
+
+    from experiments.interop import pettingzoo_env as Z
+
+    from experiments.interop.bots import policy_bots as pb
+
+    for f in (Z.env, Z.raw_env, Z.parallel_env, O.load_game, pb):
+        assert "players" in inspect.signature(f).parameters, f.__name__
+        assert "n_players" not in inspect.signature(f).parameters, f.__name__
+    assert "players" in O.load_game("rats").get_parameters()
+    e = Z.raw_env("rats", players=3)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert pyspiel.load_game("boardlab_rats", {"players": 3}).num_players() == 3

@@ -81,7 +81,7 @@ def test_rewards_are_the_returns_and_illegal_actions_raise():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert list(total.values()) == env.game_state.returns()
     assert sum(total.values()) > 0
-    with pytest.raises(ValueError, match="n_players"):
+    with pytest.raises(ValueError, match="bad players 2 for recurring"):
         Z.raw_env("recurring", 2)
 
 
@@ -127,3 +127,61 @@ def test_lure_parallel_cast_is_simultaneous_and_replays():
     assert len(e.game_state.history) > 0 and ref.is_terminal()
     with pytest.raises(ValueError, match="parallel_env"):
         Z.parallel_env("rats", 3)
+
+
+def test_env_wrapper_enforces_order_like_pettingzoos():
+    """env() is PettingZoo's OrderEnforcingWrapper (a subclass) with the same errors before
+    reset, the same agent_iter check and the same game as the stock wrapper."""
+    from pettingzoo.utils import wrappers
+
+    fast = Z.env("rats", players=3)
+    stock = wrappers.OrderEnforcingWrapper(Z.raw_env("rats", players=3))
+    assert isinstance(fast, wrappers.OrderEnforcingWrapper)
+    for e in (fast, stock):
+        for name in ("agents", "agent_selection", "rewards", "terminations", "infos"):
+            with pytest.raises(AttributeError, match="before reset"):
+                getattr(e, name)
+        with pytest.raises(AttributeError, match="before reset"):
+            e.last()
+        with pytest.raises(Exception, match="reset"):
+            e.step(0)
+        with pytest.raises(Exception, match="reset"):
+            e.observe("player_0")
+        with pytest.raises(Exception, match="reset"):
+            e.agent_iter()
+    rng = np.random.default_rng(1)
+    runs = []
+    for e in (fast, stock):
+        e.reset(seed=77)
+        it = iter(e.agent_iter())
+        next(it)
+        with pytest.raises(AssertionError, match="step"):
+            next(it)  # two agents without a step between
+        e.reset(seed=77)
+        trace = []
+        for agent in e.agent_iter():
+            obs, rew, term, trunc, info = e.last()
+            trace.append((agent, rew, term, obs["action_mask"].tobytes()))
+            e.step(None if term else int(np.flatnonzero(obs["action_mask"])[
+                int(rng.integers(1 << 20)) % int(obs["action_mask"].sum())]))
+        runs.append((trace, e.unwrapped.game_state.history))
+        rng = np.random.default_rng(1)
+    assert runs[0] == runs[1]
+    assert fast.agents == [] and str(fast) == str(stock)
+
+
+def test_benchmark_prints_the_env_ratio(capsys):
+    """benchmarks/interop.py times env() (the README's loop) against the step API and prints
+    the ratio (a benchmark, not a timed test: only that it runs and reports is checked)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "interop.py"
+    spec = importlib.util.spec_from_file_location("benchmark_interop", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.main(["--game", "recurring", "--games", "1", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "largest PettingZoo env()/step-API ratio:" in out
+    row = next(line for line in out.splitlines() if line.startswith("recurring"))
+    assert len(row.split()) == 11

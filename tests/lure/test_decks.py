@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engines import dice
@@ -117,3 +119,17 @@ def test_spreadsheet_files_with_a_byte_order_mark_or_another_encoding(tmp_path):
     with pytest.raises(ValueError, match=r"cp1252.csv: row 3: byte 0xe0 is not UTF-8; "
                                          r"expected a UTF-8 text file"):
         decks.load_deck(p)
+
+
+def test_deck_files_point_at_the_rules_in_the_repository(tmp_path):
+    """Issue 24: the deck file's header names docs/rules/lure.md (which every clone has), not a
+    path outside the repository."""
+    repo = Path(decks.__file__).resolve().parents[2]
+    p = tmp_path / "copy.csv"
+    decks.write_deck(decks.default_deck(), p, comment="copy")
+    for text in (p.read_text(), (repo / "engines" / "lure" / "default_deck.csv").read_text()):
+        header = [ln for ln in text.splitlines() if ln.startswith("#")]
+        assert any("docs/rules/lure.md" in ln for ln in header)
+        assert not any("shared/" in ln or "../" in ln for ln in header)
+    assert (repo / "docs" / "rules" / "lure.md").is_file()
+    assert p.read_text().splitlines()[1] == "# copy"

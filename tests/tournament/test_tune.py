@@ -12,6 +12,7 @@ import optuna
 import pandas as pd
 import pytest
 
+import experiments.tournament.games as G
 import experiments.tournament.tune as T
 from experiments.cli import main
 from experiments.tournament.games import AgentRef, get_adapter
@@ -25,6 +26,12 @@ from experiments.tournament.tune import (
 )
 
 TRIAL_COLUMNS = ["number", "role", "objective", "objective_se", "best_so_far"]
+
+
+@pytest.fixture(autouse=True)
+def _private_agent_store(tmp_path_factory, monkeypatch):
+    """Every test gets its own agent store: nothing is written in the user's data folder."""
+    monkeypatch.setenv("BOARDLAB_AGENTS_DIR", str(tmp_path_factory.mktemp("store")))
 
 
 def _trials(r) -> pd.DataFrame:
@@ -184,7 +191,10 @@ def test_tiny_study_improves_and_saves_a_loadable_agent(tmp_path):
     assert g["low"] < g["win_diff"] < g["high"] and 0 <= g["p_t"] < 0.05
     assert g["tournament"]["verdict"] == "better" and r.validation is not None
     assert "paired t-test p =" in r.summary()
-    # the saved agent
+    # a significant gain on fresh deals: the agent is saved in the store
+    assert r.saved and "significant" in r.save_note
+    assert r.path == str(tmp_path / "recurring" / "agents" / "fixed.json")
+    assert json.loads((out / "agent.json").read_text())["params"] == r.best.tolist()
     saved = json.loads((tmp_path / "recurring" / "agents" / "fixed.json").read_text())
     assert saved["base"] == "heuristic" and saved["params"] == r.best.tolist()
     assert saved["trials"] == 6 and saved["validation"]["verdict"] == "better"
@@ -239,23 +249,29 @@ def test_a_killed_study_resumes_to_the_same_result(tmp_path, monkeypatch, sample
     pd.testing.assert_frame_equal(_trials(resumed), _trials(whole))
     assert np.array_equal(resumed.best, whole.best)
 
+    # a finished study is a finished run: more trials are other settings (refused, one line)
     tune("recurring", "heuristic", name="grown", **(kw | dict(n_trials=5)))
-    grown = tune("recurring", "heuristic", name="grown", **kw)
-    assert grown.resumed_trials == 5
-    pd.testing.assert_frame_equal(_trials(grown), _trials(whole))
+    with pytest.raises(ValueError, match=r"other settings .*5 there, 13 now.*--force") as e:
+        tune("recurring", "heuristic", name="grown", **kw)
+    assert "\n" not in str(e.value)
 
 
 def test_other_settings_are_refused_unless_forced(tmp_path):
     kw = dict(field_agents="greedy", n_players=3, n_trials=3, tune_params="pass_bias",
               sampler="random", batch_size=4, validate_deals=0, agents_root=tmp_path,
-              progress=False, name="s")
+              progress=False, name="s", save_anyway=True)
     first = tune("recurring", "heuristic", n_deals=8, **kw)
-    again = tune("recurring", "heuristic", n_deals=8, **kw)
-    assert again.resumed_trials == 3
-    pd.testing.assert_frame_equal(_trials(first), _trials(again))
-    with pytest.raises(ValueError, match=r"other settings \(n_deals 8 \(stored\) vs 12") as e:
+    out = tmp_path / "recurring" / "tuning" / "s"
+    before = _checksums(tmp_path)
+    again = tune("recurring", "heuristic", n_deals=8, **kw)  # answers from the folder
+    assert again.answered_from == str(out) and again.n_trials == 3 and again.saved
+    pd.testing.assert_frame_equal(_trials(first), _trials(again), check_dtype=False)
+    assert again.summary() == first.summary()
+    assert _checksums(tmp_path) == before
+    with pytest.raises(ValueError, match=r"other settings \(.*8 there, 12 now") as e:
         tune("recurring", "heuristic", n_deals=12, **kw)
     assert "\n" not in str(e.value) and "--force" in str(e.value)
+    assert _checksums(tmp_path) == before
     fresh = tune("recurring", "heuristic", n_deals=12, overwrite=True, **kw)
     assert fresh.resumed_trials == 0 and fresh.n_trials == 3
     # the agent file of another study is not replaced silently
@@ -286,7 +302,8 @@ def test_a_search_agent_plays_a_tiny_study(tmp_path):
              tune_params="simulations,emptied", bounds={"simulations": (4, 16)},
              batch_size=4, validate_deals=4, agents_root=tmp_path, progress=False)
     assert r.trials.simulations.dtype.kind == "i" and r.n_trials == 3
-    assert r.gain is not None and (tmp_path / "recurring" / "agents" / "pimc_tuned.json").exists()
+    assert r.gain is not None and (Path(r.out_dir) / "agent.json").exists()
+    assert r.saved == (r.gain["verdict"] == "better")
 
 
 def test_river_rats_tunes_the_team(tmp_path):
@@ -313,14 +330,23 @@ def test_tune_command(tmp_path, capsys):
             "t1", "--quiet"]
     assert main(args) == 0
     text = capsys.readouterr().out
-    assert "saved as agent 't1'" in text and "after 3 trials" in text
+    assert "agent 't1' not saved: no check on fresh deals (--validate 0)" in text
+    assert "--save-anyway" in text and "after 3 trials" in text
     assert "is_r" in text and "[-1, 2]" in text
     out = tmp_path / "recurring" / "tuning" / "t1"
-    assert (out / "trials.csv").exists()
-    assert (tmp_path / "recurring" / "agents" / "t1.json").exists()
-    # a re-run continues the study (here: nothing left to do)
+    assert (out / "trials.csv").exists() and (out / "agent.json").exists()
+    assert not (tmp_path / "recurring" / "agents" / "t1.json").exists()
+    # a re-run answers from the finished study: nothing is played or written
+    before = _checksums(tmp_path)
     assert main(args) == 0
-    assert "(3 resumed)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "answered from the finished study in" in text and "after 3 trials" in text
+    assert _checksums(tmp_path) == before
+    # --save-anyway saves it from the finished study, still playing nothing
+    assert main(args + ["--save-anyway"]) == 0
+    assert "saved as agent 't1' (saved with --save-anyway)" in capsys.readouterr().out
+    assert (tmp_path / "recurring" / "agents" / "t1.json").exists()
+    assert {k: v for k, v in _checksums(tmp_path).items() if "agents" not in k} == before
     # more trials, another output folder
     assert main(args[:8] + ["5"] + args[9:] + ["--out", str(tmp_path / "o"), "--force"]) == 0
     assert "after 5 trials" in capsys.readouterr().out
@@ -343,7 +369,169 @@ def test_tune_command_rejects_bad_input(tmp_path, capsys, extra, message):
     assert rc == 2 and message in err and err.count("\n") == 1
 
 
+def _checksums(folder: Path) -> dict[str, str]:
+    """Every file under ``folder`` with its content hash."""
+    import hashlib
+
+    return {str(f.relative_to(folder)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in sorted(folder.rglob("*")) if f.is_file()}
+
+
 def test_tune_command_rejects_a_bad_sampler(capsys):
     with pytest.raises(SystemExit) as e:
         main(["tune", "recurring", "heuristic", "--sampler", "grid"])
     assert e.value.code == 2 and "argument --sampler: invalid choice" in capsys.readouterr().err
+
+
+# ---- where tuned agents live, when they are saved, the folder rule (issue 24) --------------
+COMMITTED = {"rats": ["heuristic_tuned"], "river_rats": ["heuristic_tuned", "heuristic_cmaes"]}
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("game", sorted(COMMITTED))
+def test_committed_agents_load_by_name_from_any_folder(game, tmp_path, monkeypatch):
+    """The repository's committed tuned agents resolve by name whatever the current folder and
+    whatever the agent store (used by committed tournaments and notebooks)."""
+    monkeypatch.chdir(tmp_path)
+    ad = get_adapter(game)
+    for name in COMMITTED[game]:
+        saved = json.loads((REPO / "results" / game / "agents" / f"{name}.json").read_text())
+        ref = ad.resolve(AgentRef(name, name))
+        assert ref.base == saved["base"] and list(ref.params) == saved["params"]
+        assert G.find_agent(game, name) == REPO / "results" / game / "agents" / f"{name}.json"
+    with pytest.raises(ValueError, match=r"unknown .* agent 'nobody'.* or a tuned agent saved "
+                                         r"in .*agents or .*results") as e:
+        ad.resolve(AgentRef("nobody", "nobody"))
+    assert "\n" not in str(e.value)
+
+
+def test_the_agent_store_does_not_depend_on_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("BOARDLAB_AGENTS_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    assert G.store_root() == tmp_path / "data" / "boardlab"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert G.store_root() == Path.home() / ".local" / "share" / "boardlab"
+    monkeypatch.setenv("BOARDLAB_AGENTS_DIR", str(tmp_path / "env"))
+    assert G.agents_dir("rats") == tmp_path / "env" / "rats" / "agents"
+    assert G.agents_dir("rats", tmp_path / "arg") == tmp_path / "arg" / "rats" / "agents"
+    assert T.default_out_dir("river-rats", "x") == tmp_path / "env" / "river_rats" / "tuning" / "x"
+    # an agent in the store shadows a committed one of the same name
+    shadow = tmp_path / "env" / "rats" / "agents" / "heuristic_tuned.json"
+    shadow.parent.mkdir(parents=True)
+    shadow.write_text(json.dumps({"game": "rats", "base": "greedy", "params": []}))
+    assert G.find_agent("rats", "heuristic_tuned") == shadow
+    assert get_adapter("rats").resolve(AgentRef("h", "heuristic_tuned")).base == "greedy"
+    shadow.write_text("{broken")
+    with pytest.raises(ValueError, match="not a readable tuned agent"):
+        get_adapter("rats").resolve(AgentRef("h", "heuristic_tuned"))
+
+
+def _fake_check(verdict: str, diff: float, p: float):
+    """A stand-in for the fresh-deal check (plays nothing) giving ``verdict``."""
+    def fake(res, ad, *args, **kw):
+        res.gain = {"deals": 50, "seed": 1, "win_diff": diff, "low": diff - 0.1,
+                    "high": diff + 0.1, "p_t": p, "p_sign": p, "verdict": verdict,
+                    "objective_start": 0.3, "objective_tuned": 0.3 + diff,
+                    "test": "paired t-test over deals, two-sided", "tournament": None}
+    return fake
+
+
+@pytest.mark.parametrize("verdict, diff, p, save_anyway, saved", [
+    ("better", 0.05, 0.001, False, True),
+    ("no difference shown", 0.01, 0.4, False, False),
+    ("worse", -0.05, 0.001, False, False),
+    ("no difference shown", 0.01, 0.4, True, True),
+])
+def test_an_agent_is_saved_only_with_a_significant_gain(tmp_path, monkeypatch, verdict, diff,
+                                                        p, save_anyway, saved):
+    """With --out X from another folder: nothing is written in the current folder, the best
+    vector is in X/agent.json, and the store gets the agent only when the fresh-deal gain is
+    significant (or --save-anyway); then it is usable by name from any folder."""
+    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: (-abs(x[6] + 2.0), 0.01))
+    monkeypatch.setattr(T, "_validate", _fake_check(verdict, diff, p))
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    store = tmp_path / "store"
+    monkeypatch.setenv("BOARDLAB_AGENTS_DIR", str(store))
+    r = tune("recurring", "heuristic", field_agents="greedy", n_players=3, n_deals=4,
+             n_trials=5, tune_params="pass_bias", sampler="random", seed=1, validate_deals=50,
+             out_dir=tmp_path / "X", name="mine", progress=False, save_anyway=save_anyway)
+    assert not any(cwd.iterdir())
+    agent = json.loads((tmp_path / "X" / "agent.json").read_text())
+    assert agent["params"] == r.best.tolist() and agent["validation"]["verdict"] == verdict
+    meta = json.loads((tmp_path / "X" / "meta.json").read_text())
+    assert r.saved is saved and meta["saved"] is saved
+    in_store = store / "recurring" / "agents" / "mine.json"
+    assert in_store.exists() is saved
+    if saved:
+        assert r.path == meta["agent_file"] == str(in_store)
+        monkeypatch.chdir(tmp_path)
+        ref = get_adapter("recurring").resolve(AgentRef("mine", "mine"))
+        assert list(ref.params) == r.best.tolist()
+    else:
+        assert r.path == "" and "--save-anyway" in r.save_note and f"{diff:+.4f}" in r.save_note
+        with pytest.raises(ValueError, match="unknown ReCURRRing agent 'mine'"):
+            get_adapter("recurring").resolve(AgentRef("mine", "mine"))
+
+
+def test_no_importance_picture_when_nothing_beat_the_start(tmp_path, monkeypatch):
+    """A study whose best trial is the start draws no importance picture and says why (in the
+    summary and meta.json); one that improves draws it."""
+    x0 = get_adapter("recurring").registry_params("heuristic")
+    monkeypatch.setattr(T, "_evaluate_one",
+                        lambda x, ctx: (-float(np.sum((x - x0) ** 2)), 0.01))
+    kw = dict(field_agents="greedy", n_players=3, n_deals=4, n_trials=8,
+              tune_params="pass_bias,empties", sampler="random", validate_deals=0,
+              agents_root=tmp_path, progress=False)
+    r = tune("recurring", "heuristic", name="flat", **kw)
+    out = Path(r.out_dir)
+    assert r.best_objective == r.start_objective
+    assert r.importances_note.startswith("not drawn: no trial beat the start")
+    assert not (out / "importances.png").exists() and "importances_png" not in r.files
+    assert "importance: not drawn: no trial beat the start" in r.summary()
+    assert json.loads((out / "meta.json").read_text())["importances_note"] == r.importances_note
+    i = list(get_adapter("recurring").param_names).index("pass_bias")
+    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: (float(x[i]), 0.01))
+    r = tune("recurring", "heuristic", name="better", **kw)
+    assert r.best_objective > r.start_objective and r.importances_note == ""
+    assert (Path(r.out_dir) / "importances.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("content", [
+    {"trials.csv": "number,objective\n0,0.5\n"},  # a user's own file, no meta.json
+    {"meta.json": json.dumps({"kind": "boardlab.tournament",
+                              "settings": {"experiment": "tournament"}})},
+    {"meta.json": "{not json"},
+])
+def test_a_folder_with_other_results_is_refused_and_left_alone(tmp_path, monkeypatch, content):
+    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
+    out = tmp_path / "X"
+    out.mkdir()
+    for name, text in content.items():
+        (out / name).write_text(text)
+    before = _checksums(out)
+    with pytest.raises(ValueError, match=r"X.*--force") as e:
+        tune("recurring", "heuristic", field_agents="greedy", n_players=3, n_deals=4,
+             n_trials=2, validate_deals=0, out_dir=out, progress=False)
+    assert "\n" not in str(e.value)
+    assert _checksums(out) == before
+
+
+def test_a_committed_study_answers_from_its_folder(tmp_path, monkeypatch):
+    """The committed River Rats study (meta.json of the former layout) is a finished run: the
+    same command answers from it, plays nothing and changes nothing; other settings are
+    refused."""
+    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
+    folder = REPO / "results" / "river_rats" / "tuning" / "heuristic_tuned"
+    before = _checksums(folder)
+    kw = dict(n_players=4, n_deals=3000, n_trials=50, seed=2026, batch_size=500,
+              validate_deals=20000, name="heuristic_tuned", out_dir=folder, progress=False)
+    r = tune("river-rats", "heuristic", **kw)
+    assert r.answered_from == str(folder) and r.n_trials == 50 and len(r.trials) == 50
+    assert r.gain["verdict"] == "no difference shown"
+    assert r.importances_note.startswith("not drawn: no trial beat the start")
+    with pytest.raises(ValueError, match=r"other settings .*50 there, 60 now.*--force"):
+        tune("river-rats", "heuristic", **(kw | dict(n_trials=60)))
+    assert _checksums(folder) == before
