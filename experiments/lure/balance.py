@@ -59,7 +59,8 @@ __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", 
            "card_table", "difficulty", "fit_curve",
            "add_fit", "balance_cells", "play_balance_batch", "simulate", "simulate_cards",
            "card_stats", "game_stats", "plot_points_vs_difficulty", "plot_heatmaps",
-           "plot_caught", "difficulty_axes", "run_balance", "default_out_dir"]
+           "plot_caught", "caught_axis_limits", "difficulty_axes",
+           "run_balance", "default_out_dir"]
 
 SPEC_LABELS = ("", "d12", "d20", "d12+d20", "d4", "d12+d4", "d20+d4", "d12+d20+d4")
 """Text of the special-dice masks 0..7 (bit 1 d12, 2 d20, 4 d4)."""
@@ -573,9 +574,46 @@ def plot_heatmaps(cards: pd.DataFrame, table: np.ndarray, deep: bool, path=None)
     return fig
 
 
+CAUGHT_TICKS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995,
+                0.998, 0.999, 0.9999)
+"""Candidate ticks (caught shares) of :func:`plot_caught`'s logit axis."""
+
+
+CAUGHT_SCALE_NOTE = ("logit scale:\nstretched near\n100% so that\nsmall differences\nshow."
+                     "\n\n99% caught:\nmissed in 1 game\nof 100; 97%:\n3 of 100."
+                     "\n\nNo 0 on this axis:\ndots, not bars.")
+"""The note beside :func:`plot_caught`'s axis that explains its logit scale."""
+
+
+def caught_axis_limits(low, high) -> tuple[float, float]:
+    """y-limits of :func:`plot_caught`'s logit axis for intervals ``low``..``high`` (caught
+    shares, any shape): the data's range widened by a quarter of a logit unit each side (at
+    least to the nearest 10/90% ticks, so a short range is still readable), clipped to
+    ``[0.0001, 0.9999]``. Raises ``ValueError`` when no value is finite."""
+    lo = np.asarray(low, dtype=float).ravel()
+    hi = np.asarray(high, dtype=float).ravel()
+    lo, hi = lo[np.isfinite(lo)], hi[np.isfinite(hi)]
+    if not len(lo) or not len(hi):
+        raise ValueError("no finite caught share to plot")
+    eps = 1e-4
+
+    def logit(p):
+        p = np.clip(p, eps, 1 - eps)
+        return np.log(p / (1 - p))
+
+    a = min(logit(lo.min()) - 0.25, logit(0.9))
+    b = max(logit(hi.max()) + 0.25, logit(0.1))
+    return float(np.clip(1 / (1 + np.exp(-a)), eps, 1 - eps)), \
+        float(np.clip(1 / (1 + np.exp(-b)), eps, 1 - eps))
+
+
 def plot_caught(sim: pd.DataFrame, path=None, agents: str = ""):
-    """Caught rate per card and player count with 95% Wilson intervals (bars); the legend sits
-    outside the axes. PNG to ``path`` when given; returns the Figure."""
+    """Caught share per card and player count with 95% Wilson intervals: a dot per player
+    count (no bars, as the axis has no 0) on a logit axis, which stretches the shares near
+    100% so that cards caught in 99.5% and in 97% of games stand apart (on a 0-1 axis 28 of
+    the 30 base cards look equal); the axis says so in a note. Limits from
+    :func:`caught_axis_limits`; the legend sits outside the axes. PNG to ``path`` when given;
+    returns the Figure."""
     import matplotlib
 
     if path is not None:
@@ -584,20 +622,30 @@ def plot_caught(sim: pd.DataFrame, path=None, agents: str = ""):
 
     ids = list(dict.fromkeys(sim["id"]))
     players = sorted(sim["players"].unique())
-    fig, ax = plt.subplots(figsize=(max(9.0, len(ids) * 0.32 + 2.0), 4.8))
+    fig, ax = plt.subplots(figsize=(max(9.0, len(ids) * 0.32 + 2.0), 5.2))
     w = 0.8 / len(players)
+    eps = 1e-4
     for j, n in enumerate(players):
         s = sim[sim["players"] == n].set_index("id").reindex(ids)
-        x = np.arange(len(ids)) + j * w
-        ax.bar(x, s["caught_rate"], w, label=f"{n} players",
-               yerr=[s["caught_rate"] - s["caught_low"], s["caught_high"] - s["caught_rate"]],
-               error_kw={"lw": 0.6, "capsize": 0})
-    ax.set_xticks(np.arange(len(ids)) + 0.4 - w / 2)
+        x = np.arange(len(ids)) + (j - (len(players) - 1) / 2) * w
+        rate = s["caught_rate"].to_numpy(float).clip(eps, 1 - eps)
+        low = s["caught_low"].to_numpy(float).clip(eps, 1 - eps)
+        high = s["caught_high"].to_numpy(float).clip(eps, 1 - eps)
+        ax.errorbar(x, rate, yerr=[np.clip(rate - low, 0, None), np.clip(high - rate, 0, None)],
+                    fmt="o", ms=3.5, lw=0.8, capsize=0, label=f"{n} players")
+    for k in range(0, len(ids), 2):  # shade every other card so each column reads as one
+        ax.axvspan(k - 0.5, k + 0.5, color="0.94", zorder=0, lw=0)
+    ax.set_yscale("logit")
+    lo, hi = caught_axis_limits(sim["caught_low"], sim["caught_high"])
+    ax.set_ylim(lo, hi)
+    ticks = [t for t in CAUGHT_TICKS if lo <= t <= hi]
+    ax.set_yticks(ticks, [f"{100 * t:g}%" for t in ticks])
+    ax.minorticks_off()
+    ax.set_xticks(np.arange(len(ids)))
     ax.set_xticklabels(ids, rotation=90, fontsize=8)
-    ax.set_xlim(-0.5, len(ids) - 0.1)
-    ax.set_ylabel("share of the games with the card in play\nin which it is caught")
-    ax.set_ylim(0, 1.02)
-    ax.set_yticks(np.linspace(0, 1, 11))
+    ax.set_xlim(-0.5, len(ids) - 0.5)
+    ax.set_ylabel("share of the games with the card in play\nin which it is caught "
+                  "(logit scale)")
     ax.grid(axis="y", alpha=0.3)
     names = [a.strip() for a in agents.split(",") if a.strip()]
     who = (f" ({names[0]} in every seat)" if len(names) == 1 else
@@ -605,6 +653,8 @@ def plot_caught(sim: pd.DataFrame, path=None, agents: str = ""):
     ax.set_title(f"How often is each fish caught?{who}\nShare of games, by player count, with "
                  f"95% Wilson intervals", fontsize=11)
     ax.legend(loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8, frameon=False)
+    ax.text(1.005, 0.0, CAUGHT_SCALE_NOTE, transform=ax.transAxes, fontsize=7.5, color="0.3",
+            ha="left", va="bottom", wrap=False)
     fig.tight_layout()
     _save(fig, path)
     if path is not None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from experiments.io import atomic_write_bytes
 
@@ -17,6 +18,10 @@ __all__ = ["plot_heatmap", "plot_unordered", "heatmap_figure", "unordered_figure
 
 SUITS = "CDHS"
 LABELS = {"C": "♣K", "D": "♦K", "H": "♥K", "S": "♠K"}
+COLORBAR_LABEL = "players' win rate (%)"
+"""Label of the heatmap's colour bar."""
+DIAGONAL_LABEL = "—\nsame Rat:\nno pair"
+"""Text in the heatmap's diagonal cells (a Rat cannot pair with itself)."""
 
 
 def pair_label(pair: str) -> str:
@@ -33,7 +38,10 @@ def _save(fig: Figure, path: str | Path) -> Path:
 
 def heatmap_figure(pairs: pd.DataFrame) -> Figure:
     """Heatmap figure: rows = active Rat, columns = waiting Rat, cell text = win rate and its
-    95% interval, one panel per player count. ``pairs``: :func:`pair_table` output."""
+    95% interval, one panel per player count; the diagonal (a Rat cannot pair with itself) is
+    grey and says so (:data:`DIAGONAL_LABEL`), a pair missing from ``pairs`` says "not run",
+    and the colour bar is labelled (:data:`COLORBAR_LABEL`). ``pairs``: :func:`pair_table`
+    output."""
     counts = sorted(pairs["players"].unique())
     fig = Figure(figsize=(4.3 * len(counts), 4.4), layout="constrained")
     axes = fig.subplots(1, len(counts), squeeze=False)[0]
@@ -49,7 +57,15 @@ def heatmap_figure(pairs: pd.DataFrame) -> Figure:
         im = ax.imshow(grid * 100, cmap="viridis", vmin=0, vmax=vmax * 100)
         for i, a in enumerate(SUITS):
             for j, w in enumerate(SUITS):
-                if a + w not in df.index or a == w:
+                if a == w:  # a Rat cannot pair with itself: say so in the blank cell
+                    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="0.93",
+                                           edgecolor="none", zorder=0.5))
+                    ax.text(j, i, DIAGONAL_LABEL, ha="center", va="center", fontsize=7.5,
+                            color="0.35", style="italic")
+                    continue
+                if a + w not in df.index:
+                    ax.text(j, i, "not run", ha="center", va="center", fontsize=7.5,
+                            color="0.35")
                     continue
                 r = df.loc[a + w]
                 light = r.win_rate < 0.6 * vmax
@@ -64,7 +80,7 @@ def heatmap_figure(pairs: pd.DataFrame) -> Figure:
         ax.set_title(f"{n} player{'s' if n > 1 else ''}  (≥{games:,} games per pair)",
                      fontsize=10)
     if im is not None:
-        fig.colorbar(im, ax=list(axes), label="players' win rate (%)", shrink=0.8)
+        fig.colorbar(im, ax=list(axes), label=COLORBAR_LABEL, shrink=0.8)
     agents = ""
     if "agents" in pairs.columns:
         names = sorted({a for v in pairs["agents"].astype(str) for a in v.split(",")})

@@ -6,12 +6,26 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-__all__ = ["plot_agents", "plot_matrix"]
+__all__ = ["plot_agents", "plot_matrix", "RATING_INTERVAL", "MATRIX_COLORBAR_LABEL",
+           "SAME_AGENT_LABEL", "TEAM_COLORBAR_LABEL"]
+
+RATING_INTERVAL = "mu +- sigma"
+"""The rating interval drawn by :func:`plot_agents`: one sigma either side of mu, the same
+interval as the ``rating mu +- sigma`` column of
+:meth:`experiments.tournament.run.TournamentResult.summary`."""
+MATRIX_COLORBAR_LABEL = "share finished ahead (ties half)"
+"""Colour bar label of :func:`plot_matrix` (a cooperative game: :data:`TEAM_COLORBAR_LABEL`)."""
+TEAM_COLORBAR_LABEL = "share of deals won, other lost (ties half)"
+"""Colour bar label of :func:`plot_matrix` for a cooperative game (team against team)."""
+SAME_AGENT_LABEL = "—\nsame agent"
+"""Text in the blank diagonal cells of :func:`plot_matrix`."""
 
 
 def plot_agents(result):
     """Two panels: win rate with its 95% interval per agent (bars), and the openskill rating
-    ``mu +- 2 sigma`` (if ratings were computed). Returns the matplotlib Figure."""
+    ``mu +- sigma`` (if ratings were computed): error bars of one sigma, the interval of the
+    ``rating mu +- sigma`` column that :meth:`TournamentResult.summary` prints
+    (:data:`RATING_INTERVAL`). Returns the matplotlib Figure."""
     df = result.agents.sort_values("win_rate")
     has_rating = "mu" in df.columns
     fig, axes = plt.subplots(1, 2 if has_rating else 1, figsize=(11 if has_rating else 6,
@@ -29,10 +43,10 @@ def plot_agents(result):
         axes[0].legend(loc="lower right", fontsize=8)
     axes[0].set_title("win rate, 95% interval")
     if has_rating:
-        axes[1].errorbar(df.mu, y, xerr=2 * df.sigma, fmt="o", color="#dd8452", capsize=3)
+        axes[1].errorbar(df.mu, y, xerr=df.sigma, fmt="o", color="#dd8452", capsize=3)
         axes[1].set_yticks(y, [""] * len(df))
-        axes[1].set_xlabel("openskill rating mu (+- 2 sigma)")
-        axes[1].set_title("Plackett-Luce rating")
+        axes[1].set_xlabel(f"openskill rating: {RATING_INTERVAL} (as in the printed table)")
+        axes[1].set_title(f"Plackett-Luce rating, {RATING_INTERVAL}")
     fig.suptitle(f"Which agent wins most? {ad.title}, {result.tournament.n_players} players, "
                  f"{result.meta['deals']:,} deals ({result.meta['games_played']:,} games)")
     fig.tight_layout()
@@ -44,7 +58,8 @@ def plot_matrix(result):
     half), with the 95% interval in each cell; a star marks a share that differs from 1/2
     (t-test over deals, Holm-adjusted 5%: ``p_ahead_holm``), so star, colour and interval always
     speak of the same quantity. The "better/worse" verdicts on win share are in the tables.
-    Text is white on dark cells.
+    Text is white on dark cells; the diagonal says "same agent" (:data:`SAME_AGENT_LABEL`) and
+    the colour bar names the share (:data:`MATRIX_COLORBAR_LABEL`).
     Returns the matplotlib Figure."""
     m = result.matrix("ahead")
     lo = result.matrix("ahead_low")
@@ -56,6 +71,10 @@ def plot_matrix(result):
     for i in range(k):
         for j in range(k):
             if i == j:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="0.85",
+                                           edgecolor="none", zorder=0.5))
+                ax.text(j, i, SAME_AGENT_LABEL, ha="center", va="center", fontsize=8,
+                        color="0.25", style="italic")
                 continue
             v = float(m.iat[i, j])
             star = "*" if float(p_star.iat[i, j]) < 0.05 else ""
@@ -72,6 +91,7 @@ def plot_matrix(result):
     ax.set_title(f"{ad.title}: how often does the row agent beat the column agent?\n"
                  f"share of {what}; * = differs from 0.5 (t-test over deals, Holm 5%)",
                  fontsize=9)
-    fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.colorbar(im, ax=ax, shrink=0.8,
+                 label=TEAM_COLORBAR_LABEL if ad.cooperative else MATRIX_COLORBAR_LABEL)
     fig.tight_layout()
     return fig
