@@ -69,6 +69,9 @@ def test_a_warm_cache_starts_no_second_process(monkeypatch):
 
     play_batch(Config(n_players=2), "greedy", 1, seed=1)  # compiled or loaded: in the cache now
     monkeypatch.setattr(P, "_prepared", set())
+    # a command refused before its loop ran (another test in this worker) may have left a
+    # process it started in _pending: not this test's concern
+    monkeypatch.setattr(P, "_pending", {})
     monkeypatch.setattr(P, "_side_process", lambda *a: pytest.fail("started a second process"))
     assert P.prepare_loop("river_rats", Config(n_players=2), ["greedy"]) is False
 
