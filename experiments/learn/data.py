@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Dataset", "load_dataset", "feature_map", "encode", "MAX_CATEGORIES"]
+__all__ = ["Dataset", "load_dataset", "feature_map", "encode", "from_states", "MAX_CATEGORIES"]
 
 MAX_CATEGORIES = 64
 """A non-0/1 integer position with at most this many values (zero included) is one-hot
@@ -64,11 +64,12 @@ class Dataset:
                        self.dec[rows], self.group[rows], self.meta)
 
 
-def load_dataset(folders, max_decisions: int | None = None) -> Dataset:
+def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dataset:
     """Read the batch files of one or more collection folders (same game and tensor layout)
-    into a :class:`Dataset`, files in name order, then folder order. ``max_decisions``: keep
-    at most that many (the first files). Raises ``ValueError`` naming a folder without data,
-    or folders of different games or layouts."""
+    into a :class:`Dataset`, files in batch order (player counts interleaved), then folder
+    order. ``max_decisions``: keep at most that many (the first files); ``players``: only
+    these player counts (None: all). Raises ``ValueError`` naming a folder without data, or
+    folders of different games or layouts."""
     folders = [Path(f) for f in ([folders] if isinstance(folders, (str, Path)) else folders)]
     metas, parts = [], {k: [] for k in ("x_idx", "x_val", "x_len", "legal", "q", "dec", "game")}
     groups = []
@@ -77,7 +78,10 @@ def load_dataset(folders, max_decisions: int | None = None) -> Dataset:
     L = 0
     for f in folders:
         mp = f / "meta.json"
-        files = sorted((f / "data").glob("p*_b*.npz"))
+        files = sorted((f / "data").glob("p*_b*.npz"),
+                       key=lambda q: (q.stem.split("_b")[1], q.stem))
+        if players is not None:
+            files = [q for q in files if int(q.stem[1:].split("_")[0]) in set(players)]
         if not mp.is_file() or not files:
             raise ValueError(f"{f}: no collected data (meta.json and data/*.npz expected)")
         meta = json.loads(mp.read_text())
@@ -192,3 +196,33 @@ def encode(ds: Dataset, fmap: dict, tensor_size: int):
     rows = np.concatenate([cat_rows, num_rows], axis=1).astype(np.int32)
     vals = np.concatenate([np.ones((n, C), dtype=np.float32), num_vals], axis=1)
     return rows, vals
+
+
+def from_states(game: str, items) -> Dataset:
+    """A :class:`Dataset` of given decisions, without teacher labels: ``items`` are
+    ``(state, player, legal, prior_choice)`` (a state array of ``game``, the seat to act, its
+    legal actions, the prior policy's choice or -1). For checking a model on recorded states
+    (the compiled inference against the training library's forward pass)."""
+    from engines.protocol import core_of
+
+    C = core_of(game)
+    T = int(C.TENSOR_SIZE)
+    idx, val, lens, legs, decs = [], [], [], [], []
+    L = max(len(it[2]) for it in items)
+    for s, p, legal, hc in items:
+        x = np.zeros(T, dtype=np.float32)
+        C.observation_tensor(s, int(p), x)
+        nz = np.flatnonzero(x)
+        idx.append(nz.astype(np.int16))
+        val.append(x[nz])
+        lens.append(nz.size)
+        row = np.full(L, -1, dtype=np.int16)
+        row[:len(legal)] = legal
+        legs.append(row)
+        decs.append([int(C.num_players(s)), int(p), -1, -1, len(legal), 0, int(hc)])
+    ptr = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(lens, out=ptr[1:])
+    n = len(items)
+    return Dataset(np.concatenate(idx), np.concatenate(val), ptr, np.array(legs),
+                   np.zeros((n, L), np.float32), np.array(decs, dtype=np.int16),
+                   np.arange(n, dtype=np.int64), [{"game": game}])

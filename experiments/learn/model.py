@@ -61,13 +61,18 @@ def forward(params, rows, vals, legal, prior):
     return jnp.where(legal >= 0, z, -1e9)
 
 
-def loss_fn(params, rows, vals, legal, prior, target):
+def loss_fn(params, rows, vals, legal, prior, target, regret, w_regret):
     """Mean cross-entropy of the masked softmax of :func:`forward` against ``target``
-    (``float32 (B, L)``, rows summing to 1, zero on padding)."""
+    (``float32 (B, L)``, rows summing to 1, zero on padding) plus ``w_regret`` times the
+    policy's expected regret ``sum_a pi(a) regret[:, a]`` (``regret``: the teacher's best
+    value minus each action's, zero on padding): decisions weigh by what is at stake, and
+    near-ties of a noisy teacher cost little."""
     import jax
 
     z = forward(params, rows, vals, legal, prior)
-    return -(target * jax.nn.log_softmax(z, axis=-1)).sum(-1).mean()
+    logp = jax.nn.log_softmax(z, axis=-1)
+    ce = -(target * logp).sum(-1).mean()
+    return ce + w_regret * (jax.numpy.exp(logp) * regret).sum(-1).mean()
 
 
 def targets(legal: np.ndarray, q: np.ndarray, choice: np.ndarray, tau: float,

@@ -20,11 +20,13 @@ from experiments.learn.data import Dataset, encode, feature_map
 __all__ = ["TrainSettings", "train", "save_weights", "accuracy"]
 
 DEFAULTS = {"h1": 256, "h2": 128, "epochs": 4, "batch": 512, "lr": 1e-3, "tau": 0.1,
-            "mix": 0.5, "holdout": 0.05, "seed": 0, "weight_decay": 1e-5, "prior": 1}
+            "mix": 0.5, "holdout": 0.05, "seed": 0, "weight_decay": 1e-5, "prior": 1,
+            "regret": 0.0}
 """Training settings (:func:`train`): hidden sizes, epochs, minibatch size, Adam learning rate
 (cosine decay to 5% over the run), target temperature ``tau`` (teacher value units) and mix
 (:func:`experiments.learn.model.targets`), held-out share of games, seed, AdamW decay,
-``prior`` 1: the heuristic's choice is an input (:mod:`agents.net`), 0: the tensor only."""
+``prior`` 1: the heuristic's choice is an input (:mod:`agents.net`), 0: the tensor only;
+``regret``: weight of the expected-regret term (:func:`experiments.learn.model.loss_fn`)."""
 TrainSettings = dict
 
 
@@ -95,6 +97,8 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
     prior = ds.dec[:, 6].astype(np.int32) if st["prior"] else np.full(ds.n, -1, np.int32)
     choice = ds.dec[:, 2].astype(np.int32)
     tgt = targets(legal, ds.q, choice, st["tau"], st["mix"])
+    qm = np.where(legal >= 0, ds.q, -np.inf)
+    reg = np.where(legal >= 0, qm.max(1, keepdims=True) - qm, 0.0).astype(np.float32)
     log(f"{ds.game}: {ds.n} decisions ({tr.size} train, {ho.size} held out), {fmap['rows']} "
         f"feature rows, {rows.shape[1]} active at most, {legal.shape[1]} legal at most")
     params = init_params(st["seed"], fmap["rows"], A, st["h1"], st["h2"])
@@ -104,8 +108,8 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
     state = opt.init(params)
 
     @jax.jit
-    def step(params, state, r, v, lg, pr, tg):
-        loss, g = jax.value_and_grad(loss_fn)(params, r, v, lg, pr, tg)
+    def step(params, state, r, v, lg, pr, tg, rg):
+        loss, g = jax.value_and_grad(loss_fn)(params, r, v, lg, pr, tg, rg, st["regret"])
         upd, state = opt.update(g, state, params)
         return optax.apply_updates(params, upd), state, loss
 
@@ -120,7 +124,8 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
             b = np.sort(order[s:s + B])
             params, state, loss = step(params, state, jnp.asarray(rows[b]),
                                        jnp.asarray(vals[b]), jnp.asarray(legal[b]),
-                                       jnp.asarray(prior[b]), jnp.asarray(tgt[b]))
+                                       jnp.asarray(prior[b]), jnp.asarray(tgt[b]),
+                                       jnp.asarray(reg[b]))
             tot += float(loss)
             nb += 1
         acc = accuracy(params, rows[ho], vals[ho], legal[ho], prior[ho], choice[ho], ds.q[ho])
