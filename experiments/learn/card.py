@@ -85,7 +85,8 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
                 lines.append(f"- {r['players']} players, `{r['agent']}` vs heuristic "
                              f"(duplicate): {r['mean']:.3f} vs {r['base_mean']:.3f}, difference "
                              f"{r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}], "
-                             f"p = {r['p']:.1e}, {r['games_per_s']:.0f} games/s")
+                             f"p = {r['p']:.1e} over {r.get('units', '?')} deal x seat pairs, "
+                             f"{r['games_per_s']:.0f} games/s")
         lines.append("")
     if notes:
         lines += ["## Notes", "", notes, ""]

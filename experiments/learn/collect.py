@@ -133,6 +133,7 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     from agents.policy import resolve, table_aux
     from engines.kernels import call_literal
     from engines.protocol import GAME_IDS, core_of, game_class
+    from experiments.runner import MAX_BATCHES
 
     game = cell["game"]
     n = int(cell["players"])
@@ -176,6 +177,8 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
         parts["q"].append(q[:d])
         parts["dec"].append(dec[:d])
         parts["game"].append(np.full(d, g, dtype=np.int32))
+    if batch >= MAX_BATCHES:  # the runner's compile-first game (outside its batches): no file
+        return {"games": n_games, "decisions": 0}
     arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
     arrays["legal"] = arrays["legal"].astype(np.int16)
     arrays["dec"] = arrays["dec"].astype(np.int16)
@@ -194,7 +197,8 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
     (:func:`experiments.runner.run_experiment`): ``n_games`` games per player count of
     ``players`` (ints), in batches of ``batch_size`` seeded from ``seed`` (the same files for
     any ``jobs``; an interrupted run resumes). ``teacher``: a PIMC preset; ``student``: None
-    (behaviour cloning: the teacher plays) or a weights file (DAgger: the student plays).
+    (behaviour cloning: the teacher plays) or a weights file (DAgger: the student plays). The
+    runner's compile-first game (``jobs > 1``) writes no file.
     Writes ``out/meta.json`` (game, teacher, student, seed, settings, tensor layout, code
     version) and the batch files; returns the :class:`experiments.runner.RunResult`. Raises
     ``ValueError`` for a teacher that is not a PIMC preset, bad player counts or options."""
