@@ -126,10 +126,10 @@ def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outc
     (:func:`engines.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
-    game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64 (G, MAX_PLAYERS)``,
-    ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an illegal action
-    the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action); ``bad[0]``
-    stays -1 otherwise."""
+    game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64
+    (G, MAX_PLAYERS)``, ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an
+    illegal action the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action);
+    ``bad[0]`` stays -1 otherwise."""
     literally(game)
     literally(one_kind)
     _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None,

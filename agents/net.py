@@ -3,28 +3,32 @@ information-state tensor, masked to the legal actions, run compiled inside the o
 
 **What it computes.** ``x = observation_tensor(state, player)`` (``float32 (TENSOR_SIZE,)``,
 :mod:`engines.protocol`) plus the player count and the choice of a *prior* policy (the game's
-``heuristic``, which also reads only the player's information), then ``h1 = relu(b1 + sum of W1 rows of the
-active features)``, ``h2 = relu(W2 h1 + b2)``, and a logit ``W3[a] . h2 + b3[a]`` for each legal
-action ``a`` only; the policy plays the legal action of the highest logit (ties to the smaller
-id). A decision with one legal action is played without the network. The tensor is mostly
-zeros and one-hots, so the first layer is a sum of weight rows (an embedding bag): a 0/1 or
-numeric position ``i`` that is nonzero adds ``x[i] * scale[i] * W1[row[i]]``; a small-integer
-position (a phase, a card id, a count; found in the training data) is one-hot encoded: it adds
-the row ``cat_off[j] + clip(x[i] - cat_lo[j], 0, cat_n[j] - 1)`` whatever its value, zero
-included. The player count is such a position (index ``TENSOR_SIZE``), so one model serves
-every player count; the prior's choice is another (index ``TENSOR_SIZE + 1``, an action id). The layout is the one the training code builds
-(:mod:`experiments.learn.model`), and the compiled forward pass equals its JAX forward pass
-(tested).
+``heuristic``, which also reads only the player's information), then ``h1 = relu(b1 + sum of W1
+rows of the active features)``, ``h2 = relu(W2 h1 + b2)``, and a logit ``W3[a] . h2 + b3[a]``
+for each legal action ``a`` only, plus a learned gate ``wh . h2 + bh`` on the prior's choice (a
+residual policy on top of the heuristic: the network learns where the search teacher plays
+otherwise; the gate's bias is calibrated after training, :mod:`experiments.learn.calibrate`);
+the policy plays the legal action of the highest logit (ties to the smaller id). A decision with
+one legal action is played without the network. The tensor is mostly zeros and one-hots, so the
+first layer is a sum of weight rows (an embedding bag): a 0/1 or numeric position ``i`` that is
+nonzero adds ``x[i] * scale[i] * W1[row[i]]``; a small-integer position (a phase, a card id, a
+count; found in the training data) is one-hot encoded: it adds the row ``cat_off[j] + clip(x[i]
+- cat_lo[j], 0, cat_n[j] - 1)`` whatever its value, zero included. The player count is such a
+position (index ``TENSOR_SIZE``), so one model serves every player count; the prior's choice is
+another (index ``TENSOR_SIZE + 1``, an action id). The layout is the one the training code
+builds (:mod:`experiments.learn.model`), and the compiled forward pass equals its JAX forward
+pass (tested).
 
-**Weights** live in ``agents/weights/<game>.npz`` (package data, with a model card
-``<game>.md`` beside them): the arrays of :data:`ARRAYS` and a ``meta`` JSON string
-(``format`` :data:`FORMAT`, ``game``, ``tensor_size``, ``num_actions``, ``layout``: a hash of
-the game's tensor code, :func:`layout_signature`). :func:`load` refuses another game's or
-another layout's file with one line naming the file and what differs. The weights reach the
-compiled loop inside the game's ``aux`` array (:func:`with_weights`, called by every game's
-``make_aux``): ``aux = [game data..., blob..., len(blob)]``, the blob a ``float64`` header of
-sizes and offsets then the arrays, so a table loads them once and no Python runs per decision.
-:func:`use_weights` points a process at another file (the training pipeline's students).
+**Weights** live in ``agents/weights/<game>.npz`` (package data, with a model card ``<game>.md``
+beside them): the arrays of :data:`ARRAYS` and a ``meta`` JSON string (``format``
+:data:`FORMAT`, ``game``, ``tensor_size``, ``num_actions``, ``layout``: a hash of the game's
+tensor code, :func:`layout_signature`). :func:`load` refuses another game's or another layout's
+file with one line naming the file and what differs. The weights reach the compiled loop inside
+the table's ``aux`` array (:func:`with_weights`, called by :func:`agents.policy.table_aux` on
+the game's ``make_aux``): ``aux = [game data..., blob..., len(blob)]``, the blob (:func:`pack`)
+a ``float64`` header of sizes and offsets then the arrays, so a table loads them once and no
+Python runs per decision. :func:`use_weights` points a process at another file (the training
+pipeline's students).
 
 The sources of the method: behaviour cloning of a search teacher, then DAgger rounds (Ross,
 Gordon and Bagnell 2011, "A reduction of imitation learning and structured prediction to
@@ -154,7 +158,8 @@ def load(path, game: str) -> dict:
         rows = np.concatenate([data["feat_row"][data["feat_row"] >= 0],
                                data["cat_off"] + data["cat_n"] - 1, data["cat_off"]])
         ok = (rows.size == 0 or (rows.min() >= 0 and rows.max() < W1.shape[0])) and bool(
-            np.all((data["cat_pos"] >= 0) & (data["cat_pos"] <= T + 1)) and np.all(data["cat_n"] >= 1))
+            np.all((data["cat_pos"] >= 0) & (data["cat_pos"] <= T + 1))
+            and np.all(data["cat_n"] >= 1))
     if not ok:
         raise ValueError(f"net weights {p}: arrays of inconsistent shapes (W1 {W1.shape}, W2 "
                          f"{W2.shape}, W3 {W3.shape}; expected W3 ({A}, H2))")
@@ -219,7 +224,7 @@ def _blob(game: str) -> np.ndarray | None:
 def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
     """``aux`` (a game's ``float64`` game data) with the ``net`` weights of ``game`` appended:
     ``[aux..., blob..., len(blob)]`` (``[aux..., 0]`` when this process has no usable weights
-    file; :func:`check_available` tells why). Called by every game's ``make_aux``."""
+    file; :func:`check_available` tells why). Called by :func:`agents.policy.table_aux`."""
     game = normalize_game_name(game)
     b = _blob(game)
     tail = np.zeros(0) if b is None else b

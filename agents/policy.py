@@ -40,7 +40,8 @@ import numpy as np
 
 from engines.protocol import normalize_game_name
 
-__all__ = ["PolicySpec", "USER_KIND", "agents_module", "table_aux", "specs", "search_specs", "names",
+__all__ = ["PolicySpec", "USER_KIND", "agents_module", "table_aux", "specs", "search_specs",
+           "names",
            "get_spec", "params_width", "resolve", "Agent"]
 
 USER_KIND = 1000

@@ -66,7 +66,8 @@ from engines.kernels import (
 )
 
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "N_HEADER", "N_VALUE", "H_SIMS", "H_ROLLOUT",
-           "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc", "pimc_values",
+           "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc",
+           "pimc_values",
            "ismcts", "rollout",
            "g_act_base", "g_leaf_value"]
 

@@ -21,10 +21,6 @@ if str(ROOT) not in sys.path:
 
 
 def main(argv=None) -> int:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
     import pandas as pd
 
@@ -44,7 +40,13 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw the picture from the CSV of an earlier run")
     args = ap.parse_args(argv)
+    if args.replot:
+        _plot(pd.read_csv(ROOT / "benchmarks" / "results" / f"learned_curve_{args.game}.csv"),
+              args.game, args.h1, args.players)
+        return 0
     ds = load_dataset(args.data.split(","))
     runs = [(float(s), args.h1) for s in args.shares.split(",")]
     runs += [(1.0, int(h)) for h in args.sizes.split(",") if int(h) != args.h1]
@@ -69,8 +71,24 @@ def main(argv=None) -> int:
     df = pd.DataFrame(rows)
     out = ROOT / "benchmarks" / "results" / f"learned_curve_{ds.game}"
     df.to_csv(out.with_suffix(".csv"), index=False)
+    _plot(df, ds.game, args.h1, args.players)
+    print(f"wrote {out}.csv/.png")
+    return 0
+
+
+def _plot(df, game: str, h1: int, players: int) -> None:
+    """Draw ``learned_curve_<game>.png`` from the rows of a run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
+
+    from experiments.learn.evaluate import TEAM_GAMES
+
+    out = ROOT / "benchmarks" / "results" / f"learned_curve_{game}"
     fig, ax = plt.subplots(1, 2, figsize=(9, 3.4))
-    a = df[df.h1 == args.h1].sort_values("decisions")
+    a = df[df.h1 == h1].sort_values("decisions")
     ax[0].errorbar(a.decisions, a.value, yerr=[a.value - a.low, a.high - a.value], marker="o")
     ax[0].set_xscale("log")
     ax[0].set_xlabel("training decisions")
@@ -78,15 +96,14 @@ def main(argv=None) -> int:
     ax[1].errorbar(b.h1, b.value, yerr=[b.value - b.low, b.high - b.value], marker="o")
     ax[1].set_xscale("log", base=2)
     ax[1].set_xlabel("first hidden layer width")
-    ylabel = "win rate" if ds.game in TEAM_GAMES else "duplicate gain vs heuristic"
+    ylabel = "win rate" if game in TEAM_GAMES else "duplicate gain vs heuristic"
     for x in ax:
         x.set_ylabel(ylabel)
         x.grid(alpha=0.3)
-    fig.suptitle(f"net ({ds.game}, {args.players} players): strength vs data and size")
+        x.xaxis.set_minor_formatter(NullFormatter())
+    fig.suptitle(f"net ({game}, {players} players): strength vs data and size")
     fig.tight_layout()
     fig.savefig(out.with_suffix(".png"), dpi=110)
-    print(f"wrote {out}.csv/.png")
-    return 0
 
 
 if __name__ == "__main__":

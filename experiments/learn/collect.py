@@ -33,7 +33,6 @@ from engines.kernels import (
     g_legal_actions,
     g_num_players,
     g_observation_tensor,
-    g_returns,
     g_sizes,
 )
 
@@ -55,7 +54,8 @@ def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, a
     every decision, ``x_ptr`` ``int64 (D + 1,)`` their offsets; ``leg`` ``int32 (D, MAX_LEGAL)``
     the legal actions (-1 padded), ``q`` ``float32 (D, MAX_LEGAL)`` the teacher's mean value of
     each; ``dec`` ``int64 (D, 7)``: player count, seat, teacher's choice, action played, number
-    of legal actions, decision index in the game, the heuristic's choice. Returns the number of decisions recorded, or
+    of legal actions, decision index in the game, the heuristic's choice. Returns the number of
+    decisions recorded, or
     -1 when a capacity was too small (the caller retries with larger buffers: the same game)."""
     literally(game)
     sz = g_sizes(game)

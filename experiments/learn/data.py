@@ -30,9 +30,9 @@ class Dataset:
     ``x_idx`` ``int16`` / ``x_val`` ``float32`` the nonzero tensor entries, ``x_ptr``
     ``int64 (N + 1,)`` their offsets; ``legal`` ``int16 (N, L)`` legal actions (-1 padded),
     ``q`` ``float32 (N, L)`` the teacher's action values; ``dec`` ``int16 (N, 7)`` (player
-    count, seat, teacher's choice, action played, legal count, step, the heuristic's choice); ``group`` ``int64 (N,)``
-    a game id unique across files (held-out splits are by game); ``meta``: each folder's
-    ``meta.json``."""
+    count, seat, teacher's choice, action played, legal count, step, the heuristic's choice);
+    ``group`` ``int64 (N,)`` a game id unique across files (held-out splits are by game); ``meta``:
+    each folder's ``meta.json``."""
 
     x_idx: np.ndarray
     x_val: np.ndarray

@@ -29,9 +29,9 @@ def _jax():
 
 def init_params(seed: int, rows: int, n_actions: int, h1: int, h2: int) -> dict:
     """Seeded initial parameters (``float32`` JAX arrays): ``W1 (rows, h1)``, ``b1``,
-    ``W2 (h1, h2)``, ``b2``, ``W3 (n_actions, h2)``, ``b3``, the prior's gate ``wh (h2,)`` (zeros), ``bh (1,)``
-    (one: the prior's choice starts ahead) (He-style scales; the first layer scaled for about
-    64 active rows)."""
+    ``W2 (h1, h2)``, ``b2``, ``W3 (n_actions, h2)``, ``b3``, the prior's gate ``wh (h2,)`` (zeros),
+    ``bh (1,)`` (one: the prior's choice starts ahead) (He-style scales; the first layer scaled for
+    about 64 active rows)."""
     jax, jnp = _jax()
     k1, k2, k3 = jax.random.split(jax.random.PRNGKey(int(seed)), 3)
     return {"W1": jax.random.normal(k1, (rows, h1), jnp.float32) * (2.0 / 64) ** 0.5,

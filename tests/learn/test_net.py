@@ -54,7 +54,7 @@ def _decisions(game, n_players, seed, policy="net", limit=40):
 def test_net_is_registered_and_plays_legal_actions(game, tiny):
     assert "net" in names(game) and get_spec(game, "net").kind == K_NET
     n = game_class(game).core.MIN_PLAYERS + 1
-    for st, p, legal in _decisions(game, n, 5):
+    for st, _p, legal in _decisions(game, n, 5):
         a = Agent(game, "net")(st)
         assert a in legal
 
@@ -64,7 +64,7 @@ def test_net_is_fair_on_determinized_worlds(game, tiny):
     """The same decision (and the same seat memory) on determinize(s, player, seed) as on s."""
     n = game_class(game).core.MIN_PLAYERS + 1
     agent = Agent(game, "net")
-    for i, (st, p, legal) in enumerate(_decisions(game, n, 11, policy="heuristic")):
+    for i, (st, p, _legal) in enumerate(_decisions(game, n, 11, policy="heuristic")):
         a1 = agent(st)
         for k in range(2):
             d = st.determinize(p, 1000 + 10 * i + k)
