@@ -62,7 +62,9 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
               f"train, {info.get('heldout_decisions')} held out by game)", "",
               "## Training", "",
               f"- Settings: {json.dumps(st, sort_keys=True)}",
-              f"- JAX + optax (AdamW, cosine decay), {info.get('train_seconds')} s",
+              f"- JAX {info.get('jax', '?')} + optax {info.get('optax', '?')} (AdamW, cosine "
+              f"decay), {info.get('train_seconds')} s, training code "
+              f"{info.get('code_version', 'as the data (not recorded)')}",
               f"- Held-out: agreement with the teacher's choice {last.get('agree', 0):.3f}, "
               f"teacher's best value {last.get('best', 0):.3f}, mean regret "
               f"{last.get('regret', 0):.4f} (teacher's value units)"]

@@ -85,6 +85,7 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
         raise ValueError("training needs the learn extra: pip install 'boardlab[learn]' "
                          "(jax, optax)") from None
     from engines.protocol import core_of
+    from experiments.io import code_version
     from experiments.learn.model import init_params, loss_fn, targets, to_numpy
 
     t0 = time.time()
@@ -138,6 +139,7 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
     info = {"settings": st, "decisions": int(ds.n), "train_decisions": int(tr.size),
             "heldout_decisions": int(ho.size), "feature_rows": int(fmap["rows"]),
             "history": hist, "train_seconds": round(time.time() - t0, 1),
+            "code_version": code_version(), "jax": jax.__version__, "optax": optax.__version__,
             "data": [{k: m.get(k) for k in ("teacher", "student", "players", "games_per_count",
                                             "seed", "code_version", "config")}
                      for m in ds.meta]}
