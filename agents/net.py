@@ -1,0 +1,361 @@
+"""The learned policy ``net`` of every game: a small network on the acting player's
+information-state tensor, masked to the legal actions, run compiled inside the one game loop.
+
+**What it computes.** ``x = observation_tensor(state, player)`` (``float32 (TENSOR_SIZE,)``,
+:mod:`engines.protocol`) plus the player count and the choice of a *prior* policy (the game's
+``heuristic``, which also reads only the player's information), then ``h1 = relu(b1 + sum of W1
+rows of the active features)``, ``h2 = relu(W2 h1 + b2)``, and a logit ``W3[a] . h2 + b3[a]``
+for each legal action ``a`` only, plus a learned gate ``wh . h2 + bh`` on the prior's choice (a
+residual policy on top of the heuristic: the network learns where the search teacher plays
+otherwise; the gate's bias is calibrated after training, :mod:`experiments.learn.calibrate`);
+the policy plays the legal action of the highest logit (ties to the smaller id). A decision with
+one legal action is played without the network. The tensor is mostly zeros and one-hots, so the
+first layer is a sum of weight rows (an embedding bag): a 0/1 or numeric position ``i`` that is
+nonzero adds ``x[i] * scale[i] * W1[row[i]]``; a small-integer position (a phase, a card id, a
+count; found in the training data) is one-hot encoded: it adds the row ``cat_off[j] + clip(x[i]
+- cat_lo[j], 0, cat_n[j] - 1)`` whatever its value, zero included. The player count is such a
+position (index ``TENSOR_SIZE``), so one model serves every player count; the prior's choice is
+another (index ``TENSOR_SIZE + 1``, an action id). The layout is the one the training code
+builds (:mod:`experiments.learn.model`), and the compiled forward pass equals its JAX forward
+pass (tested).
+
+**Weights** live in ``agents/weights/<game>.npz`` (package data, with a model card ``<game>.md``
+beside them): the arrays of :data:`ARRAYS` and a ``meta`` JSON string (``format``
+:data:`FORMAT`, ``game``, ``tensor_size``, ``num_actions``, ``layout``: a hash of the game's
+tensor code, :func:`layout_signature`). :func:`load` refuses another game's or another layout's
+file with one line naming the file and what differs. The weights reach the compiled loop inside
+the table's ``aux`` array (:func:`with_weights`, called by :func:`agents.policy.table_aux` on
+the game's ``make_aux``): ``aux = [game data..., blob..., len(blob)]``, the blob (:func:`pack`)
+a ``float64`` header of sizes and offsets then the arrays, so a table loads them once and no
+Python runs per decision. :func:`use_weights` points a process at another file (the training
+pipeline's students).
+
+The sources of the method: behaviour cloning of a search teacher, then DAgger rounds (Ross,
+Gordon and Bagnell 2011, "A reduction of imitation learning and structured prediction to
+no-regret online learning") where the student plays and the teacher labels; the expert
+iteration view of Anthony, Tian and Barber 2017 ("Thinking fast and slow with deep learning
+and tree search").
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import json
+from pathlib import Path
+
+import numpy as np
+from numba import literally, njit
+
+from agents.search import g_act_base
+from engines.kernels import g_num_players, g_observation_tensor, g_sizes
+from engines.protocol import core_of, normalize_game_name
+
+__all__ = ["K_NET", "FORMAT", "ARRAYS", "layout_signature", "weights_path", "use_weights",
+           "load", "pack", "with_weights", "net_spec", "check_available", "net_logits",
+           "net_act", "WEIGHTS_DIR"]
+
+K_NET = 90
+"""The dispatch kind of ``net`` in every game (below the search kinds, above the games' own)."""
+FORMAT = "boardlab.net/1"
+ARRAYS = ("feat_row", "feat_scale", "cat_pos", "cat_lo", "cat_n", "cat_off", "W1", "b1", "W2",
+          "b2", "W3", "b3", "wh", "bh")
+"""The arrays of a weights file: ``feat_row`` ``int64 (T + 1,)`` the first-layer row of each
+0/1 or numeric position (-1: categorical or unused), ``feat_scale`` ``float64 (T + 2,)``;
+``cat_pos``, ``cat_lo``, ``cat_n``, ``cat_off`` ``int64 (C,)`` the categorical positions, their
+lowest value, value count and first row; ``W1 (R, H1)``, ``b1 (H1,)``, ``W2 (H1, H2)``,
+``b2 (H2,)``, ``W3 (NUM_DISTINCT_ACTIONS, H2)``, ``b3 (NUM_DISTINCT_ACTIONS,)``, ``wh (H2,)``
+and ``bh (1,)`` the prior's gate (position ``T`` is the player count, ``T + 1`` the prior
+policy's choice)."""
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+_HEADER = 16
+_MAGIC = 7.0431
+_override: dict[str, str] = {}
+_blobs: dict[str, np.ndarray] = {}
+
+
+def layout_signature(game: str) -> dict:
+    """``{"game", "tensor_size", "num_actions", "layout"}`` of ``game``: ``layout`` is a hash
+    of the code of the core's ``observation_tensor``, ``information_state`` and ``observe``
+    (their syntax trees without docstrings), so weights trained on another tensor are told
+    apart even at the same size."""
+    game = normalize_game_name(game)
+    C = core_of(game)
+    h = hashlib.sha256()
+    for name in ("observation_tensor", "information_state", "observe"):
+        fn = getattr(C, name)
+        src = inspect.getsource(getattr(fn, "py_func", fn))
+        tree = ast.parse(src)
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                    and isinstance(getattr(body[0], "value", None), ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                node.body = body[1:] or [ast.Pass()]
+        h.update(ast.dump(tree).encode())
+    return {"game": game, "tensor_size": int(C.TENSOR_SIZE),
+            "num_actions": int(C.NUM_DISTINCT_ACTIONS), "layout": h.hexdigest()[:16]}
+
+
+def weights_path(game: str) -> Path:
+    """The weights file ``net`` plays with in this process: the one given to
+    :func:`use_weights`, else the shipped ``agents/weights/<game>.npz``."""
+    game = normalize_game_name(game)
+    return Path(_override.get(game, WEIGHTS_DIR / f"{game}.npz"))
+
+
+def use_weights(game: str, path=None) -> None:
+    """Make ``net`` of ``game`` play with the weights file ``path`` in this process (None: the
+    shipped file again). Checks the file now (:func:`load`: ``ValueError`` in one line)."""
+    game = normalize_game_name(game)
+    _blobs.pop(game, None)
+    if path is None:
+        _override.pop(game, None)
+        return
+    load(path, game)
+    _override[game] = str(path)
+
+
+def load(path, game: str) -> dict:
+    """The arrays and ``meta`` of weights file ``path`` for ``game``, as a dict (numpy arrays,
+    ``meta`` a dict). Raises ``ValueError`` in one line naming the file and what is wrong: not
+    there, not a weights file, another format, another game, another tensor size, action table
+    or tensor layout, missing or badly shaped arrays, non-finite weights."""
+    game = normalize_game_name(game)
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"net weights {p}: no such file (train with `boardlab learn train`)")
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+        meta = json.loads(str(data.pop("meta")))
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same one-line error
+        raise ValueError(f"net weights {p}: not a weights file ({type(exc).__name__})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        got = meta.get("format") if isinstance(meta, dict) else None
+        raise ValueError(f"net weights {p}: format {got!r}, expected {FORMAT!r}")
+    want = layout_signature(game)
+    for key, what in (("game", "game"), ("tensor_size", "tensor size"),
+                      ("num_actions", "action table size"), ("layout", "tensor layout")):
+        if meta.get(key) != want[key]:
+            raise ValueError(f"net weights {p}: trained for {what} {meta.get(key)!r}, but "
+                             f"{game} has {want[key]!r}")
+    missing = [a for a in ARRAYS if a not in data]
+    if missing:
+        raise ValueError(f"net weights {p}: missing arrays {', '.join(missing)}")
+    T, A = want["tensor_size"], want["num_actions"]
+    W1, W2, W3 = data["W1"], data["W2"], data["W3"]
+    C = data["cat_pos"].shape[0] if data["cat_pos"].ndim == 1 else -1
+    ok = (W1.ndim == 2 and W2.ndim == 2 and W3.ndim == 2 and data["feat_row"].shape == (T + 2,)
+          and data["feat_scale"].shape == (T + 2,) and C >= 0
+          and data["wh"].shape == (W2.shape[1],) and data["bh"].shape == (1,)
+          and all(data[k].shape == (C,) for k in ("cat_lo", "cat_n", "cat_off"))
+          and data["b1"].shape == (W1.shape[1],) and W2.shape[0] == W1.shape[1]
+          and data["b2"].shape == (W2.shape[1],) and W3.shape == (A, W2.shape[1])
+          and data["b3"].shape == (A,))
+    if ok:
+        rows = np.concatenate([data["feat_row"][data["feat_row"] >= 0],
+                               data["cat_off"] + data["cat_n"] - 1, data["cat_off"]])
+        ok = (rows.size == 0 or (rows.min() >= 0 and rows.max() < W1.shape[0])) and bool(
+            np.all((data["cat_pos"] >= 0) & (data["cat_pos"] <= T + 1))
+            and np.all(data["cat_n"] >= 1))
+    if not ok:
+        raise ValueError(f"net weights {p}: arrays of inconsistent shapes (W1 {W1.shape}, W2 "
+                         f"{W2.shape}, W3 {W3.shape}; expected W3 ({A}, H2))")
+    if not all(np.all(np.isfinite(data[k])) for k in ("W1", "b1", "W2", "b2", "W3", "b3",
+                                                       "wh", "bh", "feat_scale")):
+        raise ValueError(f"net weights {p}: non-finite weights")
+    prior = meta.get("prior", "")
+    if prior:
+        from agents.policy import agents_module
+
+        if prior not in {sp.name for sp in agents_module(game).SPECS}:
+            raise ValueError(f"net weights {p}: prior policy {prior!r} is not a policy of {game}")
+    data["meta"] = meta
+    return data
+
+
+_INTS = ("feat_row", "cat_pos", "cat_lo", "cat_n", "cat_off")
+_FLOATS = ("feat_scale", "W1", "b1", "W2", "b2", "W3", "b3", "wh", "bh")
+
+
+def pack(data: dict) -> np.ndarray:
+    """The ``float64`` blob of loaded weights (:func:`load`) that the compiled
+    :func:`net_logits` reads: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
+    ``H2``, ``C``, ``R``, the prior policy's kind or -1, the offset and length in words of the
+    ``int32`` section and of the ``float32`` section), then the ``int32`` arrays
+    (``feat_row``, ``cat_pos``, ``cat_lo``, ``cat_n``, ``cat_off``) and the ``float32`` arrays
+    (``feat_scale``, ``W1``, ``b1``, ``W2``, ``b2``, ``W3``, ``b3``, ``wh``, ``bh``), each
+    section an even number of 4-byte values viewed as ``float64`` words."""
+    def section(names, dtype):
+        flat = np.concatenate([np.asarray(data[k], dtype=dtype).ravel() for k in names])
+        if flat.size % 2:
+            flat = np.concatenate([flat, np.zeros(1, dtype=dtype)])
+        return flat.view(np.float64)
+
+    ints = section(_INTS, np.int32)
+    flts = section(_FLOATS, np.float32)
+    head = np.zeros(_HEADER)
+    W1, W2 = data["W1"], data["W2"]
+    head[:7] = (_MAGIC, data["feat_row"].shape[0] - 2, data["W3"].shape[0], W1.shape[1],
+                W2.shape[1], data["cat_pos"].shape[0], W1.shape[0])
+    prior = data["meta"].get("prior", "")
+    head[7] = -1.0
+    if prior:
+        from agents.policy import agents_module
+
+        game = data["meta"]["game"]
+        head[7] = next(sp.kind for sp in agents_module(game).SPECS if sp.name == prior)
+    head[8:12] = (_HEADER, ints.size, _HEADER + ints.size, flts.size)
+    return np.concatenate([head, ints, flts])
+
+
+def _blob(game: str) -> np.ndarray | None:
+    """This process's packed weights of ``game`` (loaded once), or None without a usable file."""
+    if game not in _blobs:
+        try:
+            _blobs[game] = pack(load(weights_path(game), game))
+        except ValueError:
+            _blobs[game] = None
+    return _blobs[game]
+
+
+def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
+    """``aux`` (a game's ``float64`` game data) with the ``net`` weights of ``game`` appended:
+    ``[aux..., blob..., len(blob)]`` (``[aux..., 0]`` when this process has no usable weights
+    file; :func:`check_available` tells why). Called by :func:`agents.policy.table_aux`."""
+    game = normalize_game_name(game)
+    b = _blob(game)
+    tail = np.zeros(0) if b is None else b
+    return np.concatenate([np.asarray(aux, dtype=np.float64).ravel(), tail,
+                           np.array([float(tail.size)])])
+
+
+def check_available(game: str) -> None:
+    """Raise the one-line ``ValueError`` of :func:`load` if ``net`` of ``game`` has no usable
+    weights file in this process (called when a table seats ``net``)."""
+    load(weights_path(game), game)
+
+
+def net_spec(game: str):
+    """The :class:`agents.policy.PolicySpec` of ``net`` for ``game``: its parameter vector is
+    the prior policy's (the game's ``heuristic``), whose choice the network sees."""
+    from agents.policy import PolicySpec, agents_module
+
+    h = next(sp for sp in agents_module(game).SPECS if sp.name == "heuristic")
+    return PolicySpec(normalize_game_name(game), "net", K_NET, h.default_params,
+                      tuple(f"prior_{x}" for x in h.param_names),
+                      "learned policy: a network trained on pimc's decisions, with the "
+                      "heuristic's choice as an input (agents/weights)")
+
+
+@njit(cache=True)
+def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
+    """The logits of ``legal[:n_legal]`` for ``player`` in state ``s`` into ``out[:n_legal]``
+    (``float64``), from the weights blob at the end of ``aux`` (:func:`pack`; module
+    docstring); the prior policy (the game's heuristic, with ``params``) is asked on a copy of
+    the seat memory ``rng``, so the seat's stream and memory are not changed. Returns False
+    (``out`` untouched) when ``aux`` holds no weights. ``game``: literal game id."""
+    literally(game)
+    m = aux.shape[0]
+    if m == 0 or aux[m - 1] <= 0.0:
+        return False
+    base = m - 1 - np.int64(aux[m - 1])
+    T = np.int64(aux[base + 1])
+    H1 = np.int64(aux[base + 3])
+    H2 = np.int64(aux[base + 4])
+    C = np.int64(aux[base + 5])
+    R = np.int64(aux[base + 6])
+    A = np.int64(aux[base + 2])
+    prior = np.int64(aux[base + 7])
+    o = base + np.int64(aux[base + 8])
+    ints = aux[o:o + np.int64(aux[base + 9])].view(np.int32)
+    o = base + np.int64(aux[base + 10])
+    f = aux[o:o + np.int64(aux[base + 11])].view(np.float32)
+    feat_row = ints[:T + 2]
+    cat_pos = ints[T + 2:T + 2 + C]
+    cat_lo = ints[T + 2 + C:T + 2 + 2 * C]
+    cat_n = ints[T + 2 + 2 * C:T + 2 + 3 * C]
+    cat_off = ints[T + 2 + 3 * C:T + 2 + 4 * C]
+    i0 = T + 2
+    feat_scale = f[:i0]
+    W1 = f[i0:i0 + R * H1].reshape((R, H1))
+    i0 += R * H1
+    b1 = f[i0:i0 + H1]
+    i0 += H1
+    W2 = f[i0:i0 + H1 * H2].reshape((H1, H2))
+    i0 += H1 * H2
+    b2 = f[i0:i0 + H2]
+    i0 += H2
+    W3 = f[i0:i0 + A * H2].reshape((A, H2))
+    i0 += A * H2
+    b3 = f[i0:i0 + A]
+    i0 += A
+    wh = f[i0:i0 + H2]
+    bh = f[i0 + H2]
+    sz = g_sizes(game)
+    x = np.zeros(sz[7] + 2, dtype=np.float32)
+    g_observation_tensor(game, s, player, x[:sz[7]])
+    x[T] = g_num_players(game, s)
+    hc = -1
+    if prior >= 0:
+        mem = rng.copy()
+        hc = g_act_base(game, prior, s, player, legal, n_legal, params, aux, mem)
+        x[T + 1] = hc
+    h1 = b1.copy()
+    for j in range(C):
+        v = np.int64(np.round(x[cat_pos[j]])) - cat_lo[j]
+        nv = cat_n[j]
+        v = 0 if v < 0 else (nv - 1 if v >= nv else v)
+        r = cat_off[j] + v
+        for k in range(H1):
+            h1[k] += W1[r, k]
+    for i in range(T):
+        xi = x[i]
+        if xi != 0.0:
+            r = feat_row[i]
+            if r >= 0:
+                c = xi * feat_scale[i]
+                for k in range(H1):
+                    h1[k] += c * W1[r, k]
+    h2 = b2.copy()
+    for i in range(H1):
+        hi = h1[i]
+        if hi > 0.0:
+            for k in range(H2):
+                h2[k] += hi * W2[i, k]
+    for k in range(H2):
+        if h2[k] < 0.0:
+            h2[k] = 0.0
+    for j in range(n_legal):
+        a = legal[j]
+        z = np.float32(b3[a])
+        for k in range(H2):
+            z += W3[a, k] * h2[k]
+        if a == hc:
+            z += bh
+            for k in range(H2):
+                z += wh[k] * h2[k]
+        out[j] = z
+    return True
+
+
+@njit(cache=True)
+def net_act(game, s, player, legal, n_legal, params, aux, rng):
+    """The ``net`` policy (the signature of :mod:`agents.policy` plus the literal ``game``):
+    the legal action of the highest logit (ties to the smaller id); a forced move without the
+    network; ``legal[0]`` if ``aux`` carries no weights (a table that seats ``net`` checks the
+    file first: :func:`check_available`). Reads only ``player``'s information state and leaves
+    the seat memory ``rng`` unchanged."""
+    literally(game)
+    if n_legal == 1:
+        return legal[0]
+    z = np.empty(n_legal, dtype=np.float64)
+    if not net_logits(game, s, player, legal, n_legal, params, aux, rng, z):
+        return legal[0]
+    best = 0
+    for j in range(1, n_legal):
+        if z[j] > z[best]:
+            best = j
+    return legal[best]

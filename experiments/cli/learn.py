@@ -1,0 +1,133 @@
+"""``boardlab learn collect|train|evaluate``: the pipeline of the learned policy ``net``
+(:mod:`agents.net`, :mod:`experiments.learn`).
+
+- ``collect GAME --out DIR``: teacher decisions (PIMC action values, the information-state
+  tensor, legal actions, player count) on seeded games through the runner; ``--student FILE``
+  makes it a DAgger round (the student plays, the teacher labels).
+- ``train DIR[,DIR...] --out FILE``: train on one or more data folders (needs the ``learn``
+  extra: jax, optax), calibrate how far the network trusts its prior (the heuristic) on
+  seeded calibration deals (:mod:`experiments.learn.calibrate`); writes the weights file and
+  its model card.
+- ``evaluate GAME``: ``net`` (the shipped weights, or ``--weights FILE``) against the heuristic
+  and the teacher on the same deals, with 95% intervals and games/s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from experiments.cli import GameChoices
+
+GAME_CHOICES = GameChoices(("river_rats", "lure", "rats", "recurring"))
+
+
+def register(sub) -> None:
+    """Add ``boardlab learn`` to the command line (``sub``: the top-level subparsers)."""
+    p = sub.add_parser("learn", help="learned policy net: collect teacher data, train, evaluate",
+                       description=__doc__.split("\n\n")[0])
+    lsub = p.add_subparsers(dest="learn_command", metavar="STEP", required=True)
+    c = lsub.add_parser("collect", help="teacher decisions on seeded games (resumable)")
+    c.add_argument("game", choices=GAME_CHOICES, metavar="GAME")
+    c.add_argument("--out", required=True, help="data folder (meta.json, data/*.npz)")
+    c.add_argument("--players", default=None, help="player counts, e.g. 1..4 or 2,4 "
+                   "(default: every count of the game)")
+    c.add_argument("--games", type=int, default=1000, help="games per player count")
+    c.add_argument("--teacher", default="pimc", help="PIMC preset (default pimc)")
+    c.add_argument("--student", default=None, metavar="WEIGHTS",
+                   help="DAgger round: this weights file plays, the teacher labels")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    c.add_argument("--batch-size", type=int, default=50,
+                   help="games per work unit and file (the data depend on it, not on --jobs)")
+    c.add_argument("--quiet", action="store_true")
+    c.set_defaults(func=_collect)
+    t = lsub.add_parser("train", help="train net on collected data (learn extra)")
+    t.add_argument("data", help="data folders, comma-separated (behaviour cloning + DAgger)")
+    t.add_argument("--out", required=True, help="weights file to write (.npz)")
+    t.add_argument("--max-decisions", type=int, default=None)
+    for k, v in (("h1", 64), ("h2", 32), ("epochs", 4), ("batch", 512), ("lr", 1e-3),
+                 ("tau", 0.1), ("mix", 0.5), ("holdout", 0.05), ("seed", 0), ("prior", 1),
+                 ("regret", 0.0)):
+        t.add_argument(f"--{k}", type=type(v), default=v)
+    t.add_argument("--calibrate-players", type=int, default=4,
+                   help="calibrate the prior's gate at this player count (0: do not)")
+    t.add_argument("--calibrate-deals", type=int, default=1000)
+    t.set_defaults(func=_train)
+    e = lsub.add_parser("evaluate", help="net against the heuristic and the teacher")
+    e.add_argument("game", choices=GAME_CHOICES, metavar="GAME")
+    e.add_argument("--weights", default=None, help="weights file (default: the shipped one)")
+    e.add_argument("--players", type=int, default=4)
+    e.add_argument("--deals", type=int, default=2000)
+    e.add_argument("--against", default="heuristic,pimc-fast",
+                   help="agents judged beside net on the same deals")
+    e.add_argument("--seed", type=int, default=12345, help="deal seed (not a training seed)")
+    e.add_argument("--json", default=None, metavar="FILE", help="also write the rows as JSON")
+    e.set_defaults(func=_evaluate)
+
+
+def _counts(text, game):
+    from engines.protocol import core_of
+    from experiments.cli import parse_player_counts
+
+    C = core_of(game)
+    if text is None:
+        return list(range(C.MIN_PLAYERS, C.MAX_PLAYERS + 1))
+    return parse_player_counts(text, C.MIN_PLAYERS, C.MAX_PLAYERS, game)
+
+
+def _collect(args: argparse.Namespace) -> int:
+    from experiments.learn.collect import run_collect
+
+    res = run_collect(args.game, args.out, _counts(args.players, args.game), args.games,
+                      teacher=args.teacher, student=args.student, seed=args.seed,
+                      jobs=args.jobs, batch_size=args.batch_size, progress=not args.quiet)
+    dec = sum(int(t["decisions"]) for t in res.totals)
+    print(f"{args.out}: {int(res.games.sum())} games, {dec} decisions "
+          f"({res.wall_time:.0f} s this run)")
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from experiments.learn.card import write_card
+    from experiments.learn.data import load_dataset
+    from experiments.learn.train import DEFAULTS, save_weights, train
+
+    ds = load_dataset([d for d in args.data.split(",") if d], args.max_decisions)
+    st = {k: getattr(args, k) for k in DEFAULTS if hasattr(args, k)}
+    w, info = train(ds, st)
+    path = save_weights(args.out, ds.game, w, info)
+    if args.calibrate_players:
+        from experiments.learn.calibrate import calibrate
+
+        cal = calibrate(path, args.calibrate_players, args.calibrate_deals)
+        print(f"gate shift {cal['shift']:+.2f} (calibration deals at "
+              f"{args.calibrate_players} players)")
+    card = write_card(path)
+    print(f"{path}: weights written; model card {card}")
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from agents.net import use_weights
+    from experiments.learn.evaluate import TEAM_GAMES, duplicate, team
+
+    if args.weights:
+        use_weights(args.game, args.weights)
+    others = [a for a in args.against.split(",") if a]
+    if args.game in TEAM_GAMES:
+        rows = team(args.game, ["net"] + others, args.players, args.deals, args.seed)
+        for r in rows:
+            print(f"{r['agent']:<12} {r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] "
+                  f"{r['games_per_s']:>9.0f} games/s")
+    else:
+        others = [a for a in others if a != "heuristic"]
+        rows = duplicate(args.game, ["net"] + others, args.players, args.deals, args.seed)
+        for r in rows:
+            print(f"{r['agent']:<12} {r['mean']:.3f} vs heuristic {r['base_mean']:.3f}: "
+                  f"{r['diff']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] p={r['p']:.1e} "
+                  f"{r['games_per_s']:>9.0f} games/s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=2)
+    return 0

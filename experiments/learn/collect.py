@@ -1,0 +1,236 @@
+"""Teacher data for the learned policies: seeded games through the runner, every decision of
+every seat recorded with the acting player's information-state tensor, the legal actions, the
+teacher's value of each legal action and its choice.
+
+The teacher is a PIMC preset of :mod:`agents.search` (``pimc-fast``, ``pimc``, ...): its action
+values (:func:`agents.search.pimc_values`) are richer labels than its choice alone. Round 0 is
+behaviour cloning: the teacher plays. A DAgger round (Ross, Gordon and Bagnell 2011) seats the
+student ``net`` (a weights file) instead: the student plays, the teacher labels every state the
+student reaches. Forced moves (one legal action) are not recorded.
+
+Each batch of the runner writes one file ``<out>/data/p<players>_b<batch>.npz`` (atomically;
+:mod:`experiments.learn.data` reads them) and returns counts; the runner gives the batches
+their seeds (the same data for any worker count) and resumes an interrupted run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import literally, njit
+
+from agents.dispatch import g_act
+from agents.search import pimc_values
+from engines import chance
+from engines.chance import SEAT_WORDS, init_seat_memory
+from engines.kernels import (
+    g_apply_action,
+    g_current_player,
+    g_init_state,
+    g_is_terminal,
+    g_legal_actions,
+    g_num_players,
+    g_observation_tensor,
+    g_sizes,
+)
+
+__all__ = ["record_game", "collect_batch", "batch_file"]
+
+
+@njit(cache=True)
+def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, aux, x_idx, x_val,
+                x_ptr, leg, q, dec):
+    """Play one game from seed word ``seed`` and record its unforced decisions.
+
+    ``game``: literal game id; ``cfg``: config array; ``t_params``: the teacher's (a PIMC
+    preset's) parameter row; ``s_kind``: -1 (the teacher plays its choice) or the shipped
+    policy kind that plays (``agents.net.K_NET``: a DAgger round) with ``s_params``;
+    ``h_kind``/``h_params``: the game's heuristic, whose choice is recorded too (on a copy of
+    the seat's memory, so the games do not depend on it); ``aux``:
+    the table's aux (:func:`agents.policy.table_aux`). Outputs (capacities from the caller):
+    ``x_idx`` ``int32`` / ``x_val`` ``float32`` the tensor's nonzero positions and values of
+    every decision, ``x_ptr`` ``int64 (D + 1,)`` their offsets; ``leg`` ``int32 (D, MAX_LEGAL)``
+    the legal actions (-1 padded), ``q`` ``float32 (D, MAX_LEGAL)`` the teacher's mean value of
+    each; ``dec`` ``int64 (D, 7)``: player count, seat, teacher's choice, action played, number
+    of legal actions, decision index in the game, the heuristic's choice. Returns the number of
+    decisions recorded, or
+    -1 when a capacity was too small (the caller retries with larger buffers: the same game)."""
+    literally(game)
+    sz = g_sizes(game)
+    s = np.zeros(sz[0], dtype=np.int64)
+    legal = np.empty(sz[1], dtype=np.int64)
+    mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
+    x = np.empty(sz[7], dtype=np.float32)
+    hmem = np.zeros(SEAT_WORDS, dtype=np.int64)
+    sums = np.zeros(sz[1], dtype=np.float64)
+    g_init_state(game, cfg, seed, s)
+    init_seat_memory(seed, mem)
+    d = 0
+    nz = 0
+    step = 0
+    x_ptr[0] = 0
+    k = max(1.0, t_params[0])
+    while not g_is_terminal(game, s):
+        p = g_current_player(game, s)
+        n = g_legal_actions(game, s, legal)
+        if n == 1:
+            g_apply_action(game, s, legal[0])
+            step += 1
+            continue
+        if d >= dec.shape[0]:
+            return -1
+        hmem[:] = mem[p]
+        hc = g_act(game, h_kind, s, p, legal, n, h_params, aux, hmem)
+        g_observation_tensor(game, s, p, x)
+        for i in range(sz[7]):
+            if x[i] != 0.0:
+                if nz >= x_idx.shape[0]:
+                    return -1
+                x_idx[nz] = i
+                x_val[nz] = x[i]
+                nz += 1
+        x_ptr[d + 1] = nz
+        pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
+        best = 0
+        for i in range(n):
+            leg[d, i] = legal[i]
+            q[d, i] = sums[i] / k
+            if sums[i] > sums[best]:
+                best = i
+        for i in range(n, leg.shape[1]):
+            leg[d, i] = -1
+            q[d, i] = 0.0
+        a = legal[best]
+        if s_kind >= 0:
+            a = g_act(game, s_kind, s, p, legal, n, s_params, aux, mem[p])
+        dec[d, 0] = g_num_players(game, s)
+        dec[d, 1] = p
+        dec[d, 2] = legal[best]
+        dec[d, 3] = a
+        dec[d, 4] = n
+        dec[d, 5] = step
+        dec[d, 6] = hc
+        d += 1
+        g_apply_action(game, s, a)
+        step += 1
+    return d
+
+
+def batch_file(out: str | os.PathLike, players: int, batch: int) -> Path:
+    """The data file of batch ``batch`` at ``players`` players under run folder ``out``."""
+    return Path(out) / "data" / f"p{players}_b{batch:06d}.npz"
+
+
+def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dict:
+    """The runner's batch function (:mod:`experiments.runner`): play ``n_games`` games of
+    ``cell`` (keys ``game``, ``players``, ``config`` (dict of the game's config fields),
+    ``teacher`` (a PIMC preset name), ``student`` ("" or a weights file: the student plays),
+    ``out`` (the run folder)) and write their decisions to :func:`batch_file`. Returns
+    ``{"games", "decisions"}``."""
+    from agents.net import K_NET, use_weights
+    from agents.policy import resolve, table_aux
+    from engines.kernels import call_literal
+    from engines.protocol import GAME_IDS, core_of, game_class
+    from experiments.runner import MAX_BATCHES
+
+    game = cell["game"]
+    n = int(cell["players"])
+    cls = game_class(game)
+    config = cls._as_config(dict(cell.get("config") or {}, n_players=n))
+    C = core_of(game)
+    _, t_rows, _ = resolve(game, cell["teacher"], n)
+    t_params = t_rows[0]
+    h_kinds, h_rows, _ = resolve(game, "heuristic", n)
+    s_kind = -1
+    s_params = np.zeros_like(t_params)
+    if cell.get("student"):
+        use_weights(game, cell["student"])
+        s_kind = K_NET
+    aux = table_aux(game, config)
+    cfg = config.to_array()
+    gid = GAME_IDS[game]
+    batch = int(seed.spawn_key[0]) if seed.spawn_key else 0
+    words = chance.game_seeds(int(seed.generate_state(1, dtype=np.uint64)[0]), n_games)
+    parts: dict[str, list] = {k: [] for k in ("x_idx", "x_val", "x_len", "legal", "q", "dec",
+                                              "game")}
+    cap = 256
+    for g in range(n_games):
+        while True:
+            x_idx = np.empty(cap * 256, dtype=np.int32)
+            x_val = np.empty(cap * 256, dtype=np.float32)
+            x_ptr = np.zeros(cap + 1, dtype=np.int64)
+            leg = np.empty((cap, C.MAX_LEGAL), dtype=np.int32)
+            q = np.empty((cap, C.MAX_LEGAL), dtype=np.float32)
+            dec = np.empty((cap, 7), dtype=np.int64)
+            d = call_literal(record_game, gid, cfg, words[g], t_params, s_kind, s_params,
+                             int(h_kinds[0]), h_rows[0], aux, x_idx, x_val, x_ptr, leg, q, dec)
+            if d >= 0:
+                break
+            cap *= 2
+        nz = int(x_ptr[d])
+        parts["x_idx"].append(x_idx[:nz].astype(np.int16))
+        parts["x_val"].append(x_val[:nz])
+        parts["x_len"].append(np.diff(x_ptr[:d + 1]).astype(np.int32))
+        parts["legal"].append(leg[:d])
+        parts["q"].append(q[:d])
+        parts["dec"].append(dec[:d])
+        parts["game"].append(np.full(d, g, dtype=np.int32))
+    if batch >= MAX_BATCHES:  # the runner's compile-first game (outside its batches): no file
+        return {"games": n_games, "decisions": 0}
+    arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
+    arrays["legal"] = arrays["legal"].astype(np.int16)
+    arrays["dec"] = arrays["dec"].astype(np.int16)
+    path = batch_file(cell["out"], n, batch)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    os.replace(tmp, path)
+    return {"games": n_games, "decisions": int(arrays["dec"].shape[0])}
+
+
+def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
+                student: str | None = None, seed: int = 0, jobs: int = 1,
+                batch_size: int = 50, config: dict | None = None, progress: bool = True):
+    """Collect teacher data for ``game`` into folder ``out`` through the runner
+    (:func:`experiments.runner.run_experiment`): ``n_games`` games per player count of
+    ``players`` (ints), in batches of ``batch_size`` seeded from ``seed`` (the same files for
+    any ``jobs``; an interrupted run resumes). ``teacher``: a PIMC preset; ``student``: None
+    (behaviour cloning: the teacher plays) or a weights file (DAgger: the student plays). The
+    runner's compile-first game (``jobs > 1``) writes no file.
+    Writes ``out/meta.json`` (game, teacher, student, seed, settings, tensor layout, code
+    version) and the batch files; returns the :class:`experiments.runner.RunResult`. Raises
+    ``ValueError`` for a teacher that is not a PIMC preset, bad player counts or options."""
+    from agents.net import layout_signature
+    from agents.policy import get_spec
+    from agents.search import K_PIMC
+    from engines.protocol import core_of, normalize_game_name
+    from experiments.io import code_version, write_json
+    from experiments.runner import run_experiment
+
+    game = normalize_game_name(game)
+    spec = get_spec(game, teacher)
+    if spec.kind != K_PIMC or spec.sees_hidden:
+        raise ValueError(f"teacher {teacher!r}: expected a fair PIMC preset of {game} "
+                         f"(pimc-fast, pimc, pimc-strong): its action values are the labels")
+    C = core_of(game)
+    players = [int(p) for p in players]
+    bad = [p for p in players if not C.MIN_PLAYERS <= p <= C.MAX_PLAYERS]
+    if bad or not players:
+        raise ValueError(f"players {players}: expected counts in {C.MIN_PLAYERS}.."
+                         f"{C.MAX_PLAYERS}")
+    out = Path(out)
+    student = str(Path(student).resolve()) if student else ""
+    cells = [{"game": game, "players": p, "config": dict(config or {}), "teacher": teacher,
+              "student": student, "out": str(out.resolve())} for p in players]
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {"format": "boardlab.learn-data/1", "game": game, "teacher": teacher,
+            "teacher_params": list(spec.default_params), "student": student,
+            "players": players, "games_per_count": int(n_games), "seed": int(seed),
+            "batch_size": int(batch_size), "config": dict(config or {}),
+            "layout": layout_signature(game), "code_version": code_version()}
+    write_json(out / "meta.json", meta)
+    return run_experiment(collect_batch, cells, seed=int(seed), games_per_cell=int(n_games),
+                          batch_size=int(batch_size), n_jobs=int(jobs), out_dir=out,
+                          success_key="decisions", progress=progress)
