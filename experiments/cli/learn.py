@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from experiments.cli import GameChoices
+from experiments.cli import QUIET_HELP, GameChoices
 
 GAME_CHOICES = GameChoices(("river_rats", "lure", "rats", "recurring"))
 
@@ -40,7 +40,7 @@ def register(sub) -> None:
     c.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     c.add_argument("--batch-size", type=int, default=50,
                    help="games per work unit and file (the data depend on it, not on --jobs)")
-    c.add_argument("--quiet", action="store_true")
+    c.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     c.set_defaults(func=_collect)
     t = lsub.add_parser("train", help="train net on collected data (learn extra)")
     t.add_argument("data", help="data folders, comma-separated (behaviour cloning + DAgger)")
