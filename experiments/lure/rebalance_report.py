@@ -98,8 +98,10 @@ def _games_frame(res_run, deck_tag: str) -> pd.DataFrame:
 
 
 def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_jobs: int,
-           batch_size: int, run_root, curve_tolerance: float) -> dict:
-    """Play the original and the proposed deck on fresh seeds and compare them with the goal.
+           batch_size: int, run_root, curve_tolerance: float, *, correction: str = "holm",
+           alpha: float = 0.05, compare_agents=None, compare_games: int = 200) -> dict:
+    """Play the original and the proposed deck on fresh seeds and judge every card with the
+    goal.
 
     Args:
         res: the :class:`experiments.lure.rebalance.RebalanceResult` so far (decks, goal,
@@ -109,19 +111,37 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
             runner's; ``run_root``: folder of the runner states (``before/``, ``after/``:
             a killed verification resumes).
         curve_tolerance: card points of the curve check.
+        correction, alpha: the multiple-comparison correction of the win-diff verdicts
+            (:func:`experiments.lure.rebalance_stats.off_band`, over every card and player
+            count of the deck).
+        compare_agents: ``None`` or Lure policy names: both decks are also played by them
+            (``compare_games`` per player count, same seed) and :func:`compare_verdicts`
+            lists the cards whose verdict changes.
 
-    Returns a dict: ``cards`` (DataFrame, as ``cards.csv``), ``games`` (as ``games.csv``),
-    ``hists`` (``{deck: {players: {"score": int64 (SCORE_BINS,), "rounds": int64
-    (ROUND_BINS,)}}}``), ``violating`` (``{"before": n, "after": n}``: cards off the goal on
-    the fresh seeds, win diff judged with intervals, curve exactly), ``spread`` (per deck and
-    player count: spread of the cards' win diffs), ``seed``, ``n_games``, ``wall_s``.
+    Returns a dict: ``cards`` (DataFrame, as ``cards.csv``; ``violation_<deck>`` is the
+    distance beyond the band's edge, percentage points (win-diff, of the 95% interval,
+    uncorrected) or card points (curve); ``off_goal_<deck>`` the corrected verdict), ``games``
+    (as ``games.csv``), ``hists`` (``{deck: {players: {"score": int64 (SCORE_BINS,),
+    "rounds": int64 (ROUND_BINS,)}}}``), ``violating`` (``{"before": n, "after": n}``: cards
+    off the goal on the fresh seeds after the correction; curve: exactly),
+    ``violating_uncorrected`` (the same counted from the 95% intervals alone),
+    ``kendall_tau`` (``{"before", "after"}``: points vs difficulty), ``targets``
+    (``{deck: {players: pp}}``: the band centres on the fresh seeds, the goal's target or each
+    deck's own median card), ``spread`` (per deck and
+    player count: spread of the cards' win diffs), ``compare`` (DataFrame or ``None``),
+    ``seed``, ``n_games``, ``wall_s``.
     """
-    from experiments.lure.rebalance import curve_violation, win_diff_violation
-    from experiments.lure.rebalance import _sim_arrays
+    from experiments.lure.rebalance import curve_violation
+    from experiments.lure.rebalance_search import (
+        _sim_arrays,
+        median_targets,
+        win_diff_violation,
+    )
+    from experiments.lure.rebalance_stats import kendall_tau, off_band
 
     decks = {"before": res.original, "after": res.proposed}
     goal = res.goal
-    per, games, hists = {}, [], {}
+    per, games, hists, taus, tgs = {}, [], {}, {}, {}
     wall = 0.0
     for tag, deck in decks.items():
         cards, _ = card_table(deck, deep_waters)
@@ -131,12 +151,19 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
         wall += run.wall_time
         ids = list(cards["id"])
         st = _sim_arrays(sim, ids, players)
-        targets = [res.targets.get(n, np.nan) for n in players]
+        targets = (median_targets(st, goal.target) if goal.kind == "win-diff"
+                   else np.full(len(players), np.nan))
+        tgs[tag] = {int(n): float(t) for n, t in zip(players, targets, strict=True)}
         curve_v = curve_violation(cards["points"], cards["difficulty"], res.curve,
                                   curve_tolerance)
-        wd_v = (win_diff_violation(st, targets, goal.tolerance) if goal.kind == "win-diff"
-                else np.zeros((len(ids), len(players))))
-        per[tag] = (cards.set_index("id"), st, curve_v, wd_v)
+        if goal.kind == "win-diff":
+            wd_v = win_diff_violation(st, targets, goal.tolerance)
+            off = off_band(st, targets, goal.tolerance, correction, alpha)
+        else:
+            wd_v = np.zeros((len(ids), len(players)))
+            off = np.repeat((curve_v > 1e-9)[:, None], len(players), axis=1)
+        per[tag] = (cards.set_index("id"), st, curve_v, wd_v, off)
+        taus[tag] = kendall_tau(cards["difficulty"], cards["points"])
         games.append(_games_frame(run, tag))
         hists[tag] = {int(c["players"]): {"score": np.asarray(t["score_hist"]),
                                           "rounds": np.asarray(t["rounds_hist"])}
@@ -148,7 +175,7 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
         for k, n in enumerate(players):
             row = {"id": cid, "players": n, "changed": cid in changed}
             for tag in DECKS:
-                cards, st, cv, wv = per[tag]
+                cards, st, cv, wv, off = per[tag]
                 c = cards.loc[cid]
                 fitted = float(res.curve(c["difficulty"]))
                 row.update({f"points_{tag}": int(c["points"]),
@@ -163,11 +190,13 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
                             f"win_diff_low_{tag}": st["lo"][j, k],
                             f"win_diff_high_{tag}": st["hi"][j, k],
                             f"violation_{tag}": (float(wv[j, k]) if goal.kind == "win-diff"
-                                                 else float(cv[j]))})
+                                                 else float(cv[j])),
+                            f"off_goal_{tag}": bool(off[j, k]),
+                            f"target_{tag}": tgs[tag][n]})
             rows.append(row)
     cards = pd.DataFrame(rows)
-    violating = {tag: int((cards.groupby("id")[f"violation_{tag}"].max() > 0).sum())
-                 for tag in DECKS}
+    violating = {tag: int(cards.groupby("id")[f"off_goal_{tag}"].any().sum()) for tag in DECKS}
+    raw = {tag: int((cards.groupby("id")[f"violation_{tag}"].max() > 0).sum()) for tag in DECKS}
     spread = []
     for tag in DECKS:
         for n in players:
@@ -175,11 +204,99 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
             spread.append({"deck": tag, "players": n, "sd_pp": w.std(ddof=1),
                            "iqr_pp": w.quantile(0.75) - w.quantile(0.25),
                            "min_pp": w.min(), "max_pp": w.max(),
-                           "cards_off_goal": int((cards.loc[cards["players"] == n,
-                                                            f"violation_{tag}"] > 0).sum())})
+                           "cards_off_goal": int(cards.loc[cards["players"] == n,
+                                                           f"off_goal_{tag}"].sum())})
+    compare = None
+    if compare_agents:
+        compare = compare_verdicts(res, cards, players, deep_waters, compare_agents,
+                                   compare_games, seed, n_jobs, batch_size,
+                                   Path(run_root) / "compare", correction, alpha)
     return {"cards": cards, "games": pd.concat(games, ignore_index=True), "hists": hists,
-            "violating": violating, "spread": pd.DataFrame(spread), "seed": int(seed),
+            "violating": violating, "violating_uncorrected": raw, "kendall_tau": taus,
+            "targets": tgs,
+            "spread": pd.DataFrame(spread), "compare": compare, "seed": int(seed),
             "n_games": int(n_games), "wall_s": wall}
+
+
+def compare_verdicts(res, cards: pd.DataFrame, players, deep_waters: bool, agents,
+                     n_games: int, seed: int, n_jobs: int, batch_size: int, run_root,
+                     correction: str, alpha: float) -> pd.DataFrame:
+    """Which cards' win-diff verdicts change when ``agents`` play instead of the search's.
+
+    Both decks are played by ``agents`` (``n_games`` per player count, ``seed``); the band's
+    target is the goal's, or (median target) the median card's under those agents; verdicts
+    are corrected as the verification's. ``cards``: the verification's frame. Returns one row
+    per card, deck and player count where either set of players puts the card off the goal:
+    ``id, deck, players, off_goal_search_agents, off_goal_compared, win_diff_search_agents,
+    win_diff_compared`` (fractions) and ``changes`` (the verdict differs)."""
+    from experiments.lure.rebalance_search import _sim_arrays
+    from experiments.lure.rebalance_stats import off_band
+
+    rows = []
+    for tag, deck in (("before", res.original), ("after", res.proposed)):
+        ids = list(cards["id"].drop_duplicates())
+        sim, _, _ = simulate(deck, players, deep_waters, agents, n_games, seed, n_jobs=n_jobs,
+                             batch_size=min(batch_size, n_games),
+                             out_dir=Path(run_root) / tag, overwrite=True)
+        st = _sim_arrays(sim, ids, players)
+        if tag == "before":
+            tg = ([res.goal.target] * len(players) if res.goal.target is not None else
+                  [float(np.nanmedian(st["wd"][:, k]) * 100) for k in range(len(players))])
+        off = off_band(st, tg, res.goal.tolerance, correction, alpha)
+        c = cards.set_index(["id", "players"])
+        for j, cid in enumerate(ids):
+            for k, n in enumerate(players):
+                a, b = bool(c.loc[(cid, n), f"off_goal_{tag}"]), bool(off[j, k])
+                if a or b:
+                    rows.append({"id": cid, "deck": tag, "players": n,
+                                 "off_goal_search_agents": a, "off_goal_compared": b,
+                                 "win_diff_search_agents": float(c.loc[(cid, n),
+                                                                       f"win_diff_{tag}"]),
+                                 "win_diff_compared": float(st["wd"][j, k]),
+                                 "target_compared_pp": tg[k], "changes": a != b})
+    return pd.DataFrame(rows, columns=["id", "deck", "players", "off_goal_search_agents",
+                                       "off_goal_compared", "win_diff_search_agents",
+                                       "win_diff_compared", "target_compared_pp", "changes"])
+
+
+def off_goal_reasons(res) -> list[tuple[str, str]]:
+    """``[(id, reason)]``: every card off the goal with the proposed deck on the fresh seeds
+    (``res.verification``), each with how far (beyond its band's edge) and the constraint or
+    the reason that holds it: ``--change``, ``--fields``/``--points-range``, the order
+    constraint, the search's budget, no confirmed evidence on the search's seeds, ..."""
+    v = res.verification["cards"]
+    off = v.groupby("id")["off_goal_after"].any()
+    cons = res.constraints
+    unfix = dict(res.unfixable)
+    sc = res.screen or {}
+    held = sc.get("held", {})
+    out = []
+    for cid in [c for c in dict.fromkeys(v["id"]) if off.get(c, False)]:
+        rows = v[(v["id"] == cid) & v["off_goal_after"]]
+        if res.goal.kind == "curve":
+            far = f"{rows['violation_after'].max():.2f} points beyond the band's edge"
+        else:
+            far = ", ".join(f"{int(r.players)}p {r.violation_after:.1f} pp" for r in
+                            rows.itertuples()) + " beyond the band's edge"
+        if cid in unfix:
+            why = unfix[cid]
+        elif cid in held:
+            why = held[cid]
+        elif cid not in cons.change:
+            why = "held by --change: not among the cards that may change"
+        elif res.goal.kind == "curve":
+            why = "off the curve after its best change under the constraints"
+        elif cid in sc.get("candidates", []):
+            why = ("changed, and inside its band on the search's games, but off on the fresh "
+                   "seeds: more games per trial (--games) would place it better")
+        elif cid in sc.get("unconfirmed", []):
+            why = ("off its band on the search's games but not confirmed on the confirmation "
+                   "seeds, so left unchanged (not enough evidence)")
+        else:
+            why = ("not off its band on the search's games after the correction, so left "
+                   "unchanged (no evidence to act on); off on the fresh seeds")
+        out.append((cid, f"{far}; {why}"))
+    return out
 
 
 # ---------------------------------------------------------------- plots
@@ -394,7 +511,7 @@ def plot_search(trials: pd.DataFrame, path=None):
             ax.scatter(s["number"], s["objective"], marker=m, s=22, color=colour, label=role,
                        alpha=0.8, zorder=3)
     ax.step(trials["number"], trials["best_so_far"], where="post", color="tab:red", lw=1.6,
-            label="running best")
+            label="chosen so far\n(lexicographic rank)")
     if (trials["objective"] > 0).all() and trials["objective"].max() > 20 * max(
             trials["objective"].min(), 1e-9):
         ax.set_yscale("log")
@@ -402,7 +519,7 @@ def plot_search(trials: pd.DataFrame, path=None):
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("trial")
-    ax.set_ylabel("objective: violation (pp) + change penalty")
+    ax.set_ylabel("objective: pp beyond the bands + penalties")
     ax.set_title("How did the search approach a deck that meets the goal?\nEvery trial on the "
                  "same games (common random numbers); lower is better", fontsize=10)
     ax.grid(alpha=0.3)
@@ -433,13 +550,16 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
     atomic_write_text(files["changes"], res.changes.to_csv(index=False))
     atomic_write_text(files["cards"], v["cards"].to_csv(index=False))
     atomic_write_text(files["games"], v["games"].to_csv(index=False))
+    if v.get("compare") is not None:
+        files["compare"] = out / "compare_agents.csv"
+        atomic_write_text(files["compare"], v["compare"].to_csv(index=False))
     wd_tol = res.goal.tolerance if res.goal.kind == "win-diff" else None
     if res.trials is not None:
         files["trials"] = out / "trials.csv"
         files["search_png"] = out / "search.png"
         atomic_write_text(files["trials"], res.trials.to_csv(index=False))
     if run["plots"]:
-        plot_win_diff(v["cards"], res.targets, wd_tol, files["win_diff_png"])
+        plot_win_diff(v["cards"], v["targets"]["after"], wd_tol, files["win_diff_png"])
         plot_points_vs_difficulty(v["cards"], res.curve, run["curve_tolerance"],
                                   files["points_png"])
         plot_scores(v["hists"], files["scores_png"])
@@ -453,11 +573,20 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
             "deck": _rel(res.original.source), "deck_sha256": res.original.sha256(),
             "proposed_deck_sha256": res.proposed.sha256(), "goal": res.goal.to_dict(),
             "constraints": res.constraints.to_dict(), "curve": res.curve.to_dict(),
-            "targets_pp": {str(k): t for k, t in res.targets.items()}, **run,
+            "targets_pp": {str(k): t for k, t in res.targets.items()},
+            "targets_fresh_seeds_pp": {tag: {str(k): t for k, t in x.items()}
+                                       for tag, x in v["targets"].items()}, **run,
             "changed_cards": res.changed_ids, "unfixable": [list(u) for u in res.unfixable],
             "best_trial": res.best_trial, "search_eval_seconds": res.search_seconds,
             "trials": None if res.trials is None else len(res.trials),
             "violating_cards_fresh_seeds": v["violating"],
+            "violating_cards_fresh_seeds_uncorrected": v["violating_uncorrected"],
+            "every_card_meets_goal": not v.get("off_goal_after"),
+            "off_goal_after": [list(x) for x in v.get("off_goal_after", [])],
+            "kendall_tau": v["kendall_tau"],
+            "screen": {k: x for k, x in (res.screen or {}).items()},
+            "compare_changed_verdicts": (None if v.get("compare") is None else
+                                         int(v["compare"]["changes"].sum())),
             "verification_seconds": v["wall_s"], "wall_seconds": res.wall_time_s,
             "settings": settings, "machine": machine_info(), "code_version": code_version()}
     try:
@@ -487,8 +616,9 @@ def _report_text(res, run: dict, meta: dict) -> str:
     cons = res.constraints
     L = [f"# Lure deck rebalance: {g.kind} goal, {'Deep Waters' if deep else 'base game'}", ""]
     if g.kind == "win-diff":
-        tg = ", ".join(f"{n}p {t:+.1f}" for n, t in res.targets.items())
-        origin = "given" if g.target is not None else "the median card of the start deck"
+        tg = ", ".join(f"{n}p {t:+.1f}" for n, t in v["targets"]["after"].items())
+        origin = ("given" if g.target is not None else
+                  "the median card of each deck; the proposed deck's on the fresh seeds")
         goal_text = (f"every card's catcher win advantage (win diff) within +-{g.tolerance:g} "
                      f"percentage points of the target ({origin}: {tg}), judged with its 95% "
                      f"interval")
@@ -514,19 +644,42 @@ def _report_text(res, run: dict, meta: dict) -> str:
     L += [f"* Cards changed: **{len(res.changed_ids)}** "
           f"({', '.join(res.changed_ids) or 'none'}); points moved in total: "
           f"{_points_moved(res.changes)}.",
-          f"* Cards off the goal on the fresh seeds: **{v['violating']['before']}** with the "
-          f"original deck, **{v['violating']['after']}** with the proposed one."]
-    for cid, why in res.unfixable:
-        L.append(f"* **{cid} cannot be fixed under the given constraints**: {why}.")
+          "* Cards off the goal on the fresh seeds"
+          + (f" ({run['correction'].upper() if run['correction'] == 'bh' else 'Holm'}-"
+             f"corrected over every card and player count, level {run['alpha']:g})"
+             if g.kind == "win-diff" else "") + f": **{v['violating']['before']}** with the "
+          f"original deck, **{v['violating']['after']}** with the proposed one"
+          + (f" (uncorrected 95% intervals: {v['violating_uncorrected']['before']} and "
+             f"{v['violating_uncorrected']['after']})." if g.kind == "win-diff" else "."),
+          f"* Order of value: Kendall's tau of points and difficulty "
+          f"{v['kendall_tau']['before']:.3f} before, {v['kendall_tau']['after']:.3f} after "
+          + ("(order constraint lifted: --allow-reorder)." if run.get("allow_reorder") else
+             "(order constraint on: no change puts a harder card below an easier one, except "
+             "pairs the original deck already had so)."),
+          ("* **Every card meets the goal** (exit status 0)." if not v.get("off_goal_after")
+           else f"* **Not met: {len(v['off_goal_after'])} card(s) still off the goal** "
+                f"(exit status 3), each with what holds it:")]
+    for cid, why in v.get("off_goal_after", []):
+        L.append(f"  * **{cid}**: {why}.")
+    sc = res.screen or {}
+    if g.kind == "win-diff" and sc:
+        L += ["", "Evidence: off their band after the correction on the search's games: "
+              f"{', '.join(sc['flagged']) or 'none'}; confirmed on the confirmation seeds "
+              f"(seed {run['confirm_seed']}): {', '.join(sc['confirmed']) or 'none'}; "
+              f"changeable, so changed if needed: {', '.join(sc['candidates']) or 'none'}"
+              + (f"; not confirmed, left as they are: {', '.join(sc['unconfirmed'])}"
+                 if sc.get("unconfirmed") else "") + "."]
     L += ["", "## What changed and why", ""]
     if len(res.changes):
         L += [_md_table(res.changes[["id", "field", "before", "after"]]), ""]
         L += [f"* {why}" for why in res.changes.drop_duplicates("id")["why"]]
         L.append("")
     else:
-        L += ["No card changed: " + ("every card already meets the goal." if not res.unfixable
-                                      else "the cards off the goal cannot be fixed under the "
-                                           "constraints (above)."), ""]
+        L += ["No card changed: " + (
+            "every card already meets the goal." if not v.get("off_goal_after") and
+            not v["violating"]["before"] else
+            "no card off the goal could be changed under the constraints, or none was off it "
+            "on the search's games with confirmed evidence (see the list above)."), ""]
     c = v["cards"]
     show = c[c["changed"]] if len(res.changes) else c.iloc[0:0]
     if len(show):
@@ -544,8 +697,8 @@ def _report_text(res, run: dict, meta: dict) -> str:
                 f"{_pp(r.win_diff_high_after)}]" for r in show.itertuples()],
             "off goal before": show["violation_before"].round(2),
             "off goal after": show["violation_after"].round(2)})
-        unit = ("percentage points outside the band" if g.kind == "win-diff" else
-                "card points off the curve beyond the tolerance")
+        unit = ("percentage points from the 95% interval to the band's edge" if g.kind ==
+                "win-diff" else "card points beyond the band's edge, curve +- tolerance")
         L += [f"Changed cards on the fresh seeds (off goal: {unit}; 0 = meets the goal):", "",
               _md_table(t), ""]
     L += ["## Every card, before and after", "",
@@ -574,20 +727,44 @@ def _report_text(res, run: dict, meta: dict) -> str:
           _md_table(pd.DataFrame(rows)), "",
           "![score distribution](scores.png)", "", "![seat win shares](seats.png)", "",
           "![game length](game_length.png)", ""]
+    cmp = v.get("compare")
+    if cmp is not None:
+        ch = cmp[cmp["changes"]]
+        who = ", ".join(run["compare"]["agents"])
+        L += [f"## Verdicts with other players: {who}", "",
+              f"Both decks played by {who} ({run['compare']['games']} games per player count, "
+              f"seed {v['seed']}); band target: "
+              + ("the goal's" if g.target is not None else "the median card's with them")
+              + f". {len(ch)} of {len(cmp)} verdicts (card x deck x player count off the goal "
+              f"with either set of players) change:", ""]
+        if len(ch):
+            t = ch.assign(**{"win diff search agents (pp)": 100 * ch["win_diff_search_agents"],
+                             "win diff compared (pp)": 100 * ch["win_diff_compared"]})
+            L += [_md_table(t[["id", "deck", "players", "off_goal_search_agents",
+                               "off_goal_compared", "win diff search agents (pp)",
+                               "win diff compared (pp)"]], nd=1), ""]
+        L += ["Every verdict: `compare_agents.csv`.", ""]
     if res.trials is not None:
         roles = res.trials["role"].value_counts().to_dict()
         L += ["## Search", "",
-              f"{len(res.trials)} trials ({', '.join(f'{k} {v}' for k, v in roles.items())}); "
-              f"objective = violation (percentage points, summed over cards and player counts) "
-              f"+ 0.1 x change cost (2 per changed card, 1 per point, 0.5 per step of catch "
-              f"number, 2 per requirement set or splash icon). The best trial is picked on the "
-              f"search's own games, so its numbers there are optimistic: the tables above are "
-              f"the fresh-seed check.", "", "![search](search.png)", ""]
+              f"Method `{run['method']}`: {len(res.trials)} trials "
+              f"({', '.join(f'{k} {v}' for k, v in roles.items())}). The chosen trial is the "
+              f"first in the lexicographic order: no new pair out of order, fewest candidates "
+              f"(changeable confirmed cards) off their band by their estimate, fewest other "
+              f"cards pushed off theirs after the correction, fewest changed cards, least "
+              f"change cost (1 per point, 0.5 per step of catch number, 2 per requirement set "
+              f"or splash icon), least violation (percentage points beyond the bands' edges). "
+              f"The plotted objective is violation + 100 x new inversions + 0.01 x (2 per "
+              f"changed card + change cost). The trial is picked on "
+              f"the search's own games, so its numbers there are optimistic: the tables above "
+              f"are the fresh-seed check.", "", "![search](search.png)", ""]
     L += ["## Files", "",
           "* `deck.csv`: the proposed deck (`boardlab lure balance --cards deck.csv`)",
           "* `changes.csv`: every changed field with the reason",
           "* `cards.csv`: every card and player count, before and after (fresh seeds)",
           "* `games.csv`: game length, scores, seat win shares per deck and player count",
+          *(["* `compare_agents.csv`: the verdicts with the compared agents"]
+            if v.get("compare") is not None else []),
           *(["* `trials.csv`, `study.journal`: the search (optuna JournalStorage; a re-run "
              "resumes it)"] if res.trials is not None else []),
           "* `metadata.json`: settings, seeds, sizes, wall time, machine, code version", ""]

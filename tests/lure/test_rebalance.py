@@ -1,6 +1,9 @@
-"""``boardlab lure rebalance`` (experiments/lure/rebalance.py, rebalance_report.py): a deck with
-deliberately broken cards gets exactly those cards fixed; the optuna study resumes after an
-interruption with identical results; bad goals and constraints are one-line errors."""
+"""``boardlab lure rebalance`` (experiments/lure/rebalance.py, rebalance_search.py,
+rebalance_stats.py, rebalance_report.py): a deck with deliberately broken cards gets exactly
+those cards fixed (issue 27's broken deck included); the order constraint and the constraints
+that cannot be met are reported with exit status 3; Holm/BH; the robust curve against the plain
+one; the study resumes after an interruption with identical results; bad goals and constraints
+are one-line errors."""
 
 from __future__ import annotations
 
@@ -77,7 +80,7 @@ def test_points_only_cannot_fix_a_card_nobody_can_catch(tmp_path, curve_deck):
     res = R.rebalance(curve_deck, fields="points", out=tmp_path / "b", **CURVE_KW)
     assert res.changed_ids == ["X1"] and [u[0] for u in res.unfixable] == ["X2"]
     report = (res.out / "report.md").read_text()
-    assert "X2 cannot be fixed under the given constraints" in report
+    assert "**X2**" in report and "Not met" in report and not res.meets_goal
     assert "no number of points makes a card nobody can catch fair" in report
 
 
@@ -86,7 +89,12 @@ WD_KW = dict(goal="win-diff", tolerance=8, players=(2,), fields="points,catch_nu
 
 
 def test_win_diff_goal_fixes_exactly_the_broken_cards(tmp_path, flat_deck):
-    res = R.rebalance(flat_deck, n_trials=4, out=tmp_path / "w", **WD_KW)
+    """X1 needs more points than the harder 4-point cards: held by the order constraint
+    unless --allow-reorder (then fixed with X2)."""
+    held = R.rebalance(flat_deck, n_trials=4, out=tmp_path / "h", plots=False, **WD_KW)
+    assert held.changed_ids == ["X2"] and "order constraint" in dict(held.off_goal)["X1"]
+    assert held.exit_status == R.EXIT_OFF_GOAL
+    res = R.rebalance(flat_deck, n_trials=4, out=tmp_path / "w", allow_reorder=True, **WD_KW)
     assert res.changed_ids == ["X1", "X2"]
     assert res.proposed.points[res.proposed.index("X1")] > 1  # it decided too little
     assert res.verification["violating"]["after"] == 0
@@ -102,22 +110,23 @@ def _run_outputs(folder):
             (folder / "changes.csv").read_text())
 
 
-@pytest.mark.parametrize("where", ["add", "tell"])
+@pytest.mark.parametrize("where, method", [("add", "model"), ("tell", "tpe")])
 def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, flat_deck,
-                                                                    monkeypatch, where):
-    """An uninterrupted study and one interrupted in the middle of a trial (``add``: a
-    proposal, nothing stored yet; ``tell``: a TPE trial left RUNNING in the journal), then run
-    again, give the same trials, deck and changes."""
-    kw = dict(WD_KW, n_games=300, verify_games=50, batch_size=150, n_trials=7, plots=False)
+                                                                    monkeypatch, where, method):
+    """An uninterrupted study and one interrupted in the middle of a trial (``add``: a model
+    step, nothing stored yet; ``tell``: a TPE trial left RUNNING in the journal), then run
+    again, give the same trials, deck and changes, byte for byte."""
+    kw = dict(WD_KW, n_games=300, verify_games=50, batch_size=150, n_trials=7, plots=False,
+              method=method)
     R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
     real = R._Study.evaluate
     hit = []
 
-    def interrupted(self, deck):
+    def interrupted(self, deck, seed=None):
         if not hit and where in {f.function for f in inspect.stack()[1:4]}:
             hit.append(True)
             raise KeyboardInterrupt
-        return real(self, deck)
+        return real(self, deck, seed)
 
     monkeypatch.setattr(R._Study, "evaluate", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -126,7 +135,8 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
     monkeypatch.setattr(R._Study, "evaluate", real)
     res = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert _run_outputs(tmp_path / "cut") == _run_outputs(tmp_path / "whole")
-    assert len(res.trials) == 7
+    assert len(res.trials) == (7 if method == "tpe" else len(
+        pd.read_csv(tmp_path / "whole" / "trials.csv")))
     # run again: the study is complete; nothing is played and nothing changes
     R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert _run_outputs(tmp_path / "cut") == _run_outputs(tmp_path / "whole")
@@ -182,7 +192,168 @@ def test_cli_end_to_end(tmp_path, capsys):
     assert "other settings" in capsys.readouterr().err
     # the win-diff search from the command line, tiny
     wd = tmp_path / "wd"
+    # (the target 30 pp is out of reach for B01 under the order constraint: exit status 3)
     assert cli.main(["lure", "rebalance", "--players", "2", "--trials", "2", "--games", "400",
                      "--verify-games", "40", "--batch-size", "400", "--change", "B01,B02,B05",
-                     "--target", "30", "--out", str(wd)]) == 0
+                     "--target", "30", "--out", str(wd)]) == R.EXIT_OFF_GOAL
+    assert "NOT MET" in capsys.readouterr().out
     assert len(pd.read_csv(wd / "trials.csv")) == 2 and (wd / "deck.csv").exists()
+
+
+# ---------------------------------------------------------------- issue 27
+def _issue27_deck(tmp_path):
+    """The shipped deck with B04 Perch (catch number 6 -> 4, points 2 -> 12) and B26 Tuna
+    (22 -> 30, needs a pair, points 6 -> 1) broken, as a deck file."""
+    from engines.lure.decks import write_deck
+
+    rows = default_deck().rows()
+    for r in rows:
+        if r["id"] == "B04":
+            r.update(catch_number=4, points=12)
+        if r["id"] == "B26":
+            r.update(catch_number=30, requirements="pair", points=1)
+    path = tmp_path / "broken_deck.csv"
+    write_deck(deck_from_rows(rows, source=str(path)), path)
+    return path
+
+
+def test_broken_deck_win_diff_small_budget(tmp_path):
+    """Issue 27's broken deck, small budget: both broken cards changed and inside their bands
+    on fresh seeds, at most 4 cards changed, no new pair out of order, tau not lower."""
+    from experiments.lure.rebalance_stats import inverted_pairs
+
+    deck = load_deck(_issue27_deck(tmp_path))
+    res = R.rebalance(deck, players=(2, 4), n_trials=12, n_games=2000, verify_games=3000,
+                      batch_size=1000, out=tmp_path / "wd", plots=False)
+    assert {"B04", "B26"} <= set(res.changed_ids) and len(res.changed_ids) <= 4
+    c = res.verification["cards"]
+    assert not c[c["id"].isin(["B04", "B26"])]["off_goal_after"].any()
+    tau = res.verification["kendall_tau"]
+    assert tau["after"] >= tau["before"]
+    new = res.proposed
+    assert new.points[new.index("B04")] < 12 and new.points[new.index("B26")] > 1
+    before, _ = card_table(deck, False)
+    after, _ = card_table(new, False)
+    old_inv = inverted_pairs(before["difficulty"], before["points"])
+    assert not (inverted_pairs(after["difficulty"], after["points"]) & ~old_inv).any()
+    assert set(res.screen["candidates"]) >= {"B04", "B26"}
+    meta = json.loads((res.out / "metadata.json").read_text())
+    assert meta["every_card_meets_goal"] == res.meets_goal
+    assert res.exit_status == (0 if res.meets_goal else R.EXIT_OFF_GOAL)
+
+
+def test_unmeetable_constraint_is_reported_with_exit_status_3(tmp_path, capsys):
+    """The curve goal with B26 the only card that may change, at 1 point: nothing changes,
+    every card off the goal is listed with what holds it, exit status 3 (also when the
+    finished run answers from its folder)."""
+    path = _issue27_deck(tmp_path)
+    argv = ["lure", "rebalance", "--goal", "curve", "--cards", str(path), "--players", "2",
+            "--verify-games", "40", "--batch-size", "40", "--change", "B26",
+            "--points-range", "1..1", "--out", str(tmp_path / "u")]
+    assert cli.main(argv) == R.EXIT_OFF_GOAL
+    printed = capsys.readouterr().out
+    assert "0 card(s) changed" in printed and "NOT MET" in printed
+    assert "every card" not in printed.split("NOT MET")[0].split("\n")[-1]
+    assert "B26:" in printed and "--points-range 1..1" in printed
+    assert "B04:" in printed and "held by --change" in printed
+    assert "beyond the band's edge" in printed
+    report = (tmp_path / "u" / "report.md").read_text()
+    assert "Not met" in report and "**B26**" in report and "every card already meets" not in report
+    meta = json.loads((tmp_path / "u" / "metadata.json").read_text())
+    assert meta["every_card_meets_goal"] is False
+    assert {x[0] for x in meta["off_goal_after"]} >= {"B04", "B26"}
+    assert cli.main(argv) == R.EXIT_OFF_GOAL  # answered from the folder, same status
+    assert "answered from the finished rebalance" in capsys.readouterr().out
+
+
+def test_order_constraint_holds_a_card_and_allow_reorder_lifts_it(tmp_path, curve_deck):
+    """B25 (difficulty 1.95) at 3 points under a harder B17 (2.09) at 4: the line wants about 7
+    for B25, the order allows at most 4 (B17 may not change); --allow-reorder lifts it."""
+    rows = [dict(r, points={"B25": 3, "B17": 4}.get(r["id"], r["points"]))
+            for r in curve_deck.rows()]
+    deck = deck_from_rows(rows, source="order.csv")
+    kw = dict(CURVE_KW, change="B25", verify_games=40, batch_size=40, plots=False)
+    res = R.rebalance(deck, out=tmp_path / "o", **kw)
+    assert res.proposed.points[res.proposed.index("B25")] == 4
+    why = dict(res.unfixable)["B25"]
+    assert "order constraint" in why and "--allow-reorder" in why
+    assert not res.meets_goal and "B25" in dict(res.off_goal)
+    free = R.rebalance(deck, out=tmp_path / "f", allow_reorder=True, **kw)
+    assert free.proposed.points[free.proposed.index("B25")] >= 6
+    assert "B25" not in dict(free.off_goal)
+
+
+def test_robust_fit_ignores_planted_outliers():
+    """Points on a quadratic plus small noise, two cards planted far off: the robust fit's
+    curve barely moves (the other cards' fitted points within 0.2 of the clean fit), flags the
+    two planted cards only; the plain least-squares fit moves by more than a point."""
+    from experiments.lure.balance import add_fit, fit_curve
+
+    rng = np.random.default_rng(7)
+    d = np.sort(rng.uniform(0.05, 3.4, 30))
+    clean = np.round(1.5 + 3.2 * d - 0.3 * d ** 2 + rng.normal(0, 0.4, 30))
+    planted = clean.copy()
+    planted[3] += 10      # a cheap card worth far too much
+    planted[-5] -= 7      # a hard card worth far too little
+    others = np.ones(30, bool)
+    others[[3, 25]] = False
+    _, f_clean, _ = fit_curve(d, clean, method="least-squares")
+    _, f_rob, scale = fit_curve(d, planted)
+    _, f_ls, rmse = fit_curve(d, planted, method="least-squares")
+    assert np.abs(f_rob - f_clean)[others].max() < 0.2
+    assert np.abs(f_ls - f_clean)[others].max() > 1.0
+    assert scale < 0.8 < rmse
+    cards = pd.DataFrame({"id": [f"C{i:02d}" for i in range(30)], "difficulty": d,
+                          "points": planted})
+    out, fit = add_fit(cards)
+    assert set(out.loc[out["flag"] != "", "id"]) == {"C03", "C25"}
+    assert fit["outliers"] == ["C03", "C25"] and fit["method"] == "robust"
+    plain, pfit = add_fit(cards, method="least-squares")
+    assert pfit["threshold"] > fit["threshold"] + 1.0  # the outliers inflate the plain RMSE
+    moved = (plain["fair_points"] != out["fair_points"])[others].sum()
+    assert moved >= 5, moved  # and move the other cards' fair points
+
+
+def test_default_deck_flags_stay_and_broken_cards_do_not_move_the_curve(tmp_path):
+    """The robust curve flags B05, B17, B23, B29 on the default deck; with B04 and B26 broken
+    the other cards' fitted points move by less than 0.2 (the plain fit: more than a point)."""
+    from experiments.lure.balance import add_fit
+
+    a, _ = add_fit(card_table(default_deck(), False)[0])
+    assert list(a.loc[a["flag"] != "", "id"]) == ["B05", "B17", "B23", "B29"]
+    b, fit = add_fit(card_table(load_deck(_issue27_deck(tmp_path)), False)[0])
+    assert {"B04", "B26"} <= set(b.loc[b["flag"] != "", "id"]) and fit["outliers"] == ["B04",
+                                                                                         "B26"]
+    keep = ~a["id"].isin(["B04", "B26"])
+    assert (a["fitted_points"] - b["fitted_points"])[keep].abs().max() < 0.2
+
+
+def test_holm_and_benjamini_hochberg():
+    from experiments.lure.rebalance_stats import benjamini_hochberg, holm
+
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
+    assert holm(p, 0.05).tolist() == [True, False, False, True, False]  # 0.03 > 0.05/2 stops
+    assert benjamini_hochberg(p, 0.05).tolist() == [True, True, True, True, False]
+    assert not holm(np.full(120, 0.01)).any() and holm(np.full(3, 0.01)).all()
+
+
+def test_curve_goal_on_the_broken_deck_fixes_b26(tmp_path):
+    res = R.rebalance(load_deck(_issue27_deck(tmp_path)), "curve", players=(2,),
+                      verify_games=40, batch_size=40, out=tmp_path / "c", plots=False)
+    assert {"B04", "B26"} <= set(res.changed_ids) and res.meets_goal
+    assert abs(res.proposed.points[res.proposed.index("B26")] - 6.5) < 1.7
+
+
+def test_compare_agents_lists_the_verdicts_that_change(tmp_path):
+    """--compare-agents plays both decks with other players and writes every verdict held by
+    either set of players (here greedy, fast; pimc-fast or a learned policy work the same)."""
+    res = R.rebalance(None, players=(2,), n_trials=2, n_games=400, verify_games=400,
+                      batch_size=200, change="B01,B02", out=tmp_path / "c", plots=False,
+                      compare_agents="greedy", compare_games=200)
+    cmp = pd.read_csv(res.out / "compare_agents.csv")
+    assert list(cmp.columns)[:5] == ["id", "deck", "players", "off_goal_search_agents",
+                                     "off_goal_compared"]
+    assert (cmp["off_goal_search_agents"] | cmp["off_goal_compared"]).all()
+    assert "Verdicts with other players: greedy" in (res.out / "report.md").read_text()
+    with pytest.raises(ValueError, match="--compare-agents applies to --goal win-diff"):
+        R.rebalance(None, "curve", compare_agents="greedy", out=tmp_path / "d")

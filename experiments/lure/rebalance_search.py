@@ -1,0 +1,697 @@
+"""The win-diff search of ``boardlab lure rebalance`` (:mod:`experiments.lure.rebalance`).
+
+**Which cards may change** (the evidence rule). The start deck is played on the search's seeds
+(``seed``) and every card in play x every player count is tested against its band with the
+one-sided p-values of :func:`experiments.lure.rebalance_stats.band_pvalues`, corrected over all
+those cells (``correction``: Holm 1979 by default, or Benjamini-Hochberg 1995; level
+``alpha``). A card flagged there is played again on *confirmation seeds* (``seed + 2``: games
+the search never sees) and is a **candidate** only when one of its flagged cells is off its band
+again on the same side, corrected over the flagged cells. Only candidates (among ``--change``)
+may change. A flagged card that is not confirmed is left alone and listed.
+
+**What a trial must reach** (on the search's seeds, common random numbers; the band's centre
+is the goal's target or the median card of *the trial's own deck*, :func:`median_targets`):
+every candidate's
+*estimate* inside its band at every player count (brought in, not merely to where noise hides
+it), no other card pushed off its band (after the correction), and, unless ``allow_reorder``,
+no new pair of cards out of order (a harder card worth fewer points, except pairs the original
+deck already had so: :func:`experiments.lure.rebalance_stats.new_inversions`). Trials are
+ranked **lexicographically** (:func:`lex_key`): order kept, then the number of candidates off
+their band, then the number of other cards pushed off theirs, then the number of changed
+cards, then the change cost (:data:`experiments.lure.rebalance.FIELD_COST`: 1 per point
+moved, ...), then the remaining violation (percentage points beyond the bands' edges,
+rounded to 0.1). A change that does not bring its card into the band never pays for itself.
+
+**Methods** (``method``; measured against each other in ``benchmarks/rebalance.py``):
+
+* ``model`` (the default): deterministic *model steps* from the best trials (:data:`BEAM`):
+  all the candidates off their band at once, then each alone, each card's points moved by the
+  shift of win diff it needs divided by the win diff a point buys (the least-squares slope of
+  win diff on points across the start deck's cards), rounded away from zero and clipped to the
+  points range and to the points the order constraint allows; then one-point nudges; then
+  *prune steps* (a changed field one step back, a changed card put back as it was). No sampler
+  is involved; optuna's journal is only the resumable store of the trials.
+* ``tpe``: an optuna study over the candidates' fields only, every trial but the start a sample
+  of the multivariate TPE sampler (Bergstra et al. 2011) with the order constraint as its
+  ``constraints_func`` (c-TPE handling of infeasible trials), objective
+  :func:`scalar_objective`.
+
+Trial ``t``'s sampler is seeded by ``hash(seed, t)`` and proposals are computed from the stored
+trials only, so a study killed at any point and run again continues exactly as an uninterrupted
+one. The journal is ``<out>/study.journal``; the runner state of the trial being played is
+``<out>/trial_run/``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from engines.lure import decks as D
+from experiments.lure.balance import card_table, simulate
+from experiments.lure.rebalance_stats import (
+    band_pvalues,
+    inverted_pairs,
+    new_inversions,
+    off_band,
+    order_bounds,
+)
+
+__all__ = ["METHODS", "BEAM", "CONFIRM_OFFSET", "win_diff_violation", "scalar_objective",
+           "lex_key", "median_targets", "screen_and_confirm", "win_diff_search"]
+
+METHODS = ("model", "tpe")
+"""Search methods of the win-diff goal (module docstring)."""
+BEAM = 4
+"""Model steps are proposed from the 4 best trials, the best first."""
+CONFIRM_OFFSET = 2
+"""The confirmation seeds are the search's seed + 2 (the verification's are seed + 1)."""
+ORDER_PENALTY = 100.0
+"""``tpe``'s scalar objective: percentage points charged per new pair out of order."""
+LEX_WEIGHT = 0.01
+"""``tpe``'s scalar objective: percentage points charged per unit of change cost."""
+STUDY_FILE = "study.journal"
+TRIAL_RUN_DIR = "trial_run"
+
+
+# ---------------------------------------------------------------- statistics per trial
+def _sim_arrays(sim: pd.DataFrame, ids, players) -> dict:
+    """Per-card statistics of a :func:`simulate` frame as ``float64 (cards, players)``
+    arrays: ``wd``, ``lo``, ``hi`` (fractions), ``in_play`` (games) and ``caught``
+    (rate)."""
+    idx = pd.MultiIndex.from_product([list(ids), list(players)], names=["id", "players"])
+    r = sim.set_index(["id", "players"]).reindex(idx)
+    shape = (len(ids), len(players))
+    get = lambda c: r[c].to_numpy(np.float64).reshape(shape)  # noqa: E731
+    return {"wd": get("win_diff"), "lo": get("win_diff_low"), "hi": get("win_diff_high"),
+            "in_play": np.nan_to_num(get("in_play")), "caught": get("caught_rate")}
+
+
+def _shifts(stats: dict, targets, tolerance_pp: float, by_estimate=None) -> np.ndarray:
+    """Signed change of win diff (fraction) that brings each card's interval (or, for the cards
+    of the mask ``by_estimate`` ``bool (cards,)``, its estimate) to the band: negative when it
+    lies above, positive below, 0 inside, ``float64 (cards, players)``."""
+    t = np.asarray(targets, np.float64)[None, :] / 100.0
+    w = float(tolerance_pp) / 100.0
+    wd = stats["wd"]
+    in_play = stats["in_play"] > 0
+    never = in_play & ~np.isfinite(wd)
+    lo = np.where(never, 0.0, stats["lo"])
+    hi = np.where(never, 0.0, stats["hi"])
+    if by_estimate is not None:
+        m = np.asarray(by_estimate, bool)[:, None]
+        est = np.where(never, 0.0, wd)
+        lo, hi = np.where(m, est, lo), np.where(m, est, hi)
+    with np.errstate(invalid="ignore"):
+        up = np.maximum(0.0, (t - w) - hi)
+        down = np.minimum(0.0, (t + w) - lo)
+    shift = np.where(up > 0, up, down)
+    return np.where(in_play & np.isfinite(shift), shift, 0.0)
+
+
+def win_diff_violation(stats: dict, targets, tolerance_pp: float, by_estimate=None
+                       ) -> np.ndarray:
+    """Distance off the band per card and player count, percentage points beyond the band's
+    edge, ``float64 (cards, players)``: from the card's 95% interval (``stats["lo"]``..
+    ``stats["hi"]``, fractions) to the band ``targets +- tolerance`` (``targets``
+    ``(players,)``, percentage points), 0 when they overlap or the card was never in play; a
+    card in play but never caught counts as a win diff of 0. For the cards of the mask
+    ``by_estimate`` (``bool (cards,)``: the candidates, which must be brought *into* the band)
+    the distance of the estimate ``stats["wd"]`` instead. Uncorrected: see
+    :func:`experiments.lure.rebalance_stats.off_band` for the corrected verdict."""
+    return 100.0 * np.abs(_shifts(stats, targets, tolerance_pp, by_estimate))
+
+
+def _slope(stats: dict, points: np.ndarray) -> float:
+    """Win diff gained per card point, the least-squares slope across the start deck's cards
+    (mean over player counts), clipped to 0.005..0.06; 0.02 when it cannot be estimated."""
+    slopes = []
+    for k in range(stats["wd"].shape[1]):
+        y = stats["wd"][:, k]
+        ok = np.isfinite(y)
+        if ok.sum() >= 2 and np.ptp(points[ok]) > 0:
+            slopes.append(np.polyfit(points[ok].astype(float), y[ok], 1)[0])
+    s = float(np.mean(slopes)) if slopes else 0.02
+    return float(np.clip(s, 0.005, 0.06)) if np.isfinite(s) else 0.02
+
+
+def median_targets(stats: dict, target: float | None = None) -> np.ndarray:
+    """Band centres per player count, percentage points ``float64 (players,)``: ``target``
+    when given, else the median over the cards of ``stats["wd"]`` (fractions,
+    ``(cards, players)``) of that deck. A deck's own median: a broken card that decides every
+    game depresses every other card's win diff, so the start deck's median would misplace the
+    band once it is fixed."""
+    n = np.asarray(stats["wd"]).shape[1]
+    if target is not None:
+        return np.full(n, float(target))
+    return np.array([float(np.nanmedian(stats["wd"][:, k]) * 100) for k in range(n)])
+
+
+def screen_and_confirm(stats_search: dict, stats_confirm: dict | None, targets,
+                       tolerance_pp: float, correction: str, alpha: float):
+    """The evidence rule (module docstring). ``stats_*``: :func:`_sim_arrays` of the start
+    deck on the search's and the confirmation seeds; ``stats_confirm`` ``None``: nothing is
+    flagged, nothing to confirm. Returns ``(flagged, confirmed)``, ``bool (cards, players)``
+    each: off the band after the correction on the search's seeds, and those of them off
+    again, on the same side, on the confirmation seeds (corrected over the flagged cells)."""
+    flagged = off_band(stats_search, targets, tolerance_pp, correction, alpha)
+    if stats_confirm is None or not flagged.any():
+        return flagged, np.zeros_like(flagged)
+    _, side_s = band_pvalues(stats_search, targets, tolerance_pp)
+    _, side_c = band_pvalues(stats_confirm, targets, tolerance_pp)
+    again = off_band(stats_confirm, targets, tolerance_pp, correction, alpha, cells=flagged)
+    return flagged, again & (side_s == side_c)
+
+
+def scalar_objective(violation: float, cost: float, inversions: int) -> float:
+    """The one number a trial reports to optuna (and ``trials.csv``, ``search.png``):
+    ``violation + 100 x new inversions + 0.01 x change cost`` (percentage points). The chosen
+    trial is picked by :func:`lex_key`, not by this number."""
+    return float(violation) + ORDER_PENALTY * int(inversions) + LEX_WEIGHT * float(cost)
+
+
+def lex_key(attrs: dict, number: int, allow_reorder: bool = False) -> tuple:
+    """Lexicographic rank of a trial from its user attributes: ``(new inversions (0 with
+    allow_reorder), candidates off their band, other cards pushed off theirs, changed cards,
+    change cost, violation rounded to 0.1 pp, number)``; smaller is better. A change that does
+    not bring its card into the band therefore never pays for itself: the cards that cannot be
+    fixed stay as they were."""
+    inv = 0 if allow_reorder else int(attrs.get("inversions", 0))
+    return (inv, int(attrs.get("candidates_off", 0)), int(attrs.get("others_off", 0)),
+            int(attrs["changed_cards"]),
+            round(float(attrs["change_cost"]), 6), round(float(attrs["violation"]), 1),
+            int(number))
+
+
+# ---------------------------------------------------------------- the study's context
+@dataclass
+class _Study:
+    """The win-diff search's fixed context."""
+
+    start: D.Deck
+    ids: list[str]
+    players: list[int]
+    deep: bool
+    agents: list[str]
+    n_games: int
+    seed: int
+    batch_size: int
+    n_jobs: int
+    tol: float
+    correction: str = "holm"
+    alpha: float = 0.05
+    allow_reorder: bool = False
+    method: str = "model"
+    targets: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the start deck's
+    fixed_target: float | None = None                    # the goal's target, or None: median
+    space: dict = field(default_factory=dict)          # param -> optuna distribution
+    start_values: dict = field(default_factory=dict)   # param -> start value
+    slope: float = 0.02
+    run_dir: Path | None = None
+    start_stats: dict = field(default_factory=dict)    # the start deck's, encoded
+    mask: np.ndarray | None = None                      # bool (cards,): the candidates
+    guard: np.ndarray | None = None                     # bool (cards,): must stay in band
+    difficulty: np.ndarray | None = None                # float64 (cards,): start deck
+    allowed: np.ndarray | None = None                   # bool (cards, cards): old inversions
+    odds: object = None                                 # OptionOdds for changed cn/reqs
+
+    def deck(self, params: dict) -> D.Deck:
+        """The start deck with the trial's ``params`` (``"ID:field" -> value``) applied."""
+        rows = self.start.rows()
+        for name, value in params.items():
+            cid, f = name.split(":")
+            rows[self.start.index(cid)][f] = value
+        return D.deck_from_rows(rows, source=self.start.source)
+
+    def evaluate(self, deck: D.Deck, seed: int | None = None) -> dict:
+        """:func:`_sim_arrays` of ``deck`` on the search's seeds (common random numbers), or
+        on ``seed``."""
+        sim, _, _ = simulate(deck, self.players, self.deep, self.agents, self.n_games,
+                             self.seed if seed is None else seed, n_jobs=self.n_jobs,
+                             batch_size=self.batch_size, out_dir=self.run_dir, overwrite=True)
+        return _sim_arrays(sim, self.ids, self.players)
+
+    def targets_of(self, stats: dict) -> np.ndarray:
+        """The band centres ``(players,)`` (pp) of a deck with statistics ``stats``: the
+        goal's target, or the median card's win diff of *that* deck per player count."""
+        return median_targets(stats, self.fixed_target)
+
+    def points_difficulty(self, params: dict) -> tuple[np.ndarray, np.ndarray]:
+        """``(points, difficulty)`` ``float64 (cards,)`` of the trial's deck."""
+        pts = np.array([self.start.points[self.start.index(c)] for c in self.ids], np.float64)
+        d = self.difficulty.copy()
+        rows = {}
+        for name, value in params.items():
+            cid, f = name.split(":")
+            j = self.ids.index(cid)
+            if f == "points":
+                pts[j] = value
+            elif f in ("catch_number", "requirements"):
+                rows.setdefault(j, {})[f] = value
+        for j, ch in rows.items():
+            r = self.start.rows()[self.start.index(self.ids[j])]
+            cn = int(ch.get("catch_number", r["catch_number"]))
+            req = D.parse_requirements(str(ch.get("requirements", r["requirements"])))
+            d[j] = float(self.odds([(cn, req)])[0])
+        return pts, d
+
+    def cost(self, params: dict) -> tuple[int, float]:
+        """``(changed cards, change cost)`` of ``params`` against the start deck."""
+        from experiments.lure.rebalance import CARD_COST, FIELD_COST
+
+        changed, cost = set(), 0.0
+        for name, value in params.items():
+            s = self.start_values[name]
+            if value != s:
+                cid, f = name.split(":")
+                changed.add(cid)
+                step = abs(value - s) if f in ("points", "catch_number") else 1
+                cost += FIELD_COST[f] * step
+        return len(changed), CARD_COST * len(changed) + cost
+
+    def score(self, params: dict, stats: dict) -> dict:
+        """Violation (pp beyond the bands' edges), new inversions, changed cards, change cost
+        and the scalar objective of a trial (module docstring)."""
+        tg = self.targets_of(stats)
+        v_cand = win_diff_violation(stats, tg, self.tol, self.mask)
+        v_cand = np.where(self.mask[:, None], v_cand, 0.0)
+        off = off_band(stats, tg, self.tol, self.correction, self.alpha)
+        v_guard = np.where(self.guard[:, None] & off,
+                           win_diff_violation(stats, tg, self.tol), 0.0)
+        v = float(v_cand.sum() + v_guard.sum())
+        cand_off = int((v_cand.sum(axis=1) > 0).sum())
+        guard_off = int((v_guard.sum(axis=1) > 0).sum())
+        pts, d = self.points_difficulty(params)
+        inv = 0 if self.allow_reorder else new_inversions(d, pts, self.allowed)
+        n_changed, cost = self.cost(params)
+        return {"violation": v, "cards_off": cand_off + guard_off,
+                "candidates_off": cand_off, "others_off": guard_off, "inversions": inv,
+                "changed_cards": n_changed, "change_cost": cost,
+                "objective": scalar_objective(v, cost, inv)}
+
+    def bounds(self, params: dict, cid: str) -> tuple[float, float]:
+        """The points card ``cid`` may carry in the trial's deck under the order constraint
+        (``(-inf, inf)`` with ``allow_reorder``)."""
+        if self.allow_reorder:
+            return -np.inf, np.inf
+        pts, d = self.points_difficulty(params)
+        j = self.ids.index(cid)
+        return order_bounds(j, d[j], d, pts, self.allowed)
+
+
+def _encode(stats: dict) -> dict:
+    """The statistics a trial keeps in the journal (``wd``, ``lo``, ``hi`` rounded to 1e-6,
+    ``in_play``), JSON-ready (NaN as ``None``)."""
+    return {k: [[None if not np.isfinite(x) else round(float(x), 6) for x in row]
+                for row in np.asarray(stats[k])] for k in ("wd", "lo", "hi", "in_play")}
+
+
+def _decode(d: dict) -> dict:
+    return {k: np.array([[np.nan if x is None else x for x in row] for row in v], np.float64)
+            for k, v in d.items()}
+
+
+def _space(ctx: _Study, candidates: list[str], constraints) -> None:
+    """The optuna distributions of the candidates' allowed fields (model steps move points
+    only; ``tpe`` samples every allowed field)."""
+    from optuna.distributions import CategoricalDistribution, IntDistribution
+
+    from experiments.lure.rebalance import CN_STEP
+
+    rows = ctx.start.rows()
+    for cid in candidates:
+        row = rows[ctx.start.index(cid)]
+        for f in constraints.fields:
+            if ctx.method == "model" and f != "points":
+                continue
+            name = f"{cid}:{f}"
+            if f == "points":
+                dist = IntDistribution(*constraints.points_range)
+                own = int(row["points"])
+            elif f == "catch_number":
+                cn = int(row["catch_number"])
+                dist = IntDistribution(max(0, cn - CN_STEP), min(D.MAX_CATCH_NUMBER, cn + CN_STEP))
+                own = cn
+            elif f == "requirements":
+                own = str(row["requirements"])
+                sets = [";".join(w) for w in constraints.whitelist]
+                dist = CategoricalDistribution([own] + [s for s in sets if s != own])
+            else:
+                own = str(row["splash"])
+                dist = CategoricalDistribution([own] + [s for s in D.SPLASH_NAMES if s != own])
+            ctx.space[name] = dist
+            ctx.start_values[name] = own
+
+
+def _best(ctx: _Study, trials):
+    return min(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
+
+
+def _card_slope(ctx: _Study, best, name: str, j: int, trials) -> float:
+    """Win diff per point of one card: the secant through the best trial and the played
+    trial whose value of ``name`` is nearest to the best's (other cards as they were there;
+    mean over player counts), when it is positive; else the deck-wide :attr:`_Study.slope`."""
+    cur = best.params[name]
+    wd1 = _decode(best.user_attrs["stats"])["wd"][j]
+    others = sorted((abs(t.params[name] - cur), t.number, t) for t in trials or []
+                    if t.params.get(name) is not None and t.params[name] != cur)
+    for _, _, t in others[:1]:
+        wd2 = _decode(t.user_attrs["stats"])["wd"][j]
+        with np.errstate(invalid="ignore"):
+            s = float(np.nanmean((wd1 - wd2) / (cur - t.params[name])))
+        if np.isfinite(s) and s > 0.002:
+            return s
+    return ctx.slope
+
+
+def _wanted_moves(ctx: _Study, best, trials=None) -> list[tuple]:
+    """Per candidate off its band in ``best``: ``(urgency, param, wanted points, clipped
+    points, what clipped it)``; ``what`` is ``""``, ``"range"`` or ``"order"``. The step is
+    the shift of win diff needed divided by the card's secant slope (:func:`_card_slope`)."""
+    stats = _decode(best.user_attrs["stats"])
+    shift = _shifts(stats, ctx.targets_of(stats), ctx.tol, ctx.mask)
+    out = []
+    for name, dist in ctx.space.items():
+        cid, f = name.split(":")
+        j = ctx.ids.index(cid)
+        s = shift[j]
+        if f != "points" or not ctx.mask[j] or not s.any() or ((s > 0).any() and (s < 0).any()):
+            continue
+        need = float(s[np.argmax(np.abs(s))])
+        slope = _card_slope(ctx, best, name, j, trials)
+        step = int(math.copysign(math.ceil(abs(need) / slope - 1e-9), need))
+        cur = best.params[name]
+        want = cur + step
+        new = int(np.clip(want, dist.low, dist.high))
+        why = "range" if new != want else ""
+        lo, hi = ctx.bounds(best.params, cid)
+        if np.isfinite(lo) and np.isfinite(hi) and lo > hi:
+            lo, hi = -np.inf, np.inf  # the original deck already breaks the order here
+        clipped = int(np.clip(new, max(lo, dist.low) if np.isfinite(lo) else dist.low,
+                              min(hi, dist.high) if np.isfinite(hi) else dist.high))
+        if clipped != new:
+            why = "order"
+        out.append((-float(np.abs(s).sum()), name, want, clipped, why))
+    out.sort()
+    return out
+
+
+def _model_steps(ctx: _Study, best, trials=None) -> list[dict]:
+    """Proposals from a trial: every candidate off its band moved at once, then each alone
+    (most off first), then one-point nudges (module docstring). A card too high at one player
+    count and too low at another stays."""
+    moves = [(u, name, new) for u, name, _, new, _ in _wanted_moves(ctx, best, trials)
+             if new != best.params[name]]
+    every = [{**best.params, **{name: new for _, name, new in moves}}] if moves else []
+    nudges = [{**best.params, name: best.params[name] + int(np.sign(new - best.params[name]))}
+              for _, name, new in moves if abs(new - best.params[name]) > 1]
+    return every + [{**best.params, name: new} for _, name, new in moves] + nudges
+
+
+def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
+    """Each changed field of a trial moved one step back towards the start deck, or
+    (``whole``) each changed card put back as it was in the start deck."""
+    steps, cards = [], {}
+    for name, value in best.params.items():
+        s = ctx.start_values[name]
+        if value == s:
+            continue
+        p = dict(best.params)
+        p[name] = value - int(np.sign(value - s)) if isinstance(s, int) else s
+        steps.append(p)
+        cards.setdefault(name.split(":")[0], {})[name] = s
+    return [{**best.params, **back} for back in cards.values()] if whole else steps
+
+
+def _proposals(ctx: _Study, trials):
+    """Model steps and one-step prunes from each of the :data:`BEAM` best trials in turn,
+    then whole-card prunes from them, as ``(params, role)`` pairs."""
+    beam = sorted(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
+    for b in beam[:BEAM]:
+        yield from ((p, "model") for p in _model_steps(ctx, b, trials))
+        yield from ((p, "prune") for p in _prune_steps(ctx, b))
+    for b in beam[:BEAM]:
+        yield from ((p, "prune") for p in _prune_steps(ctx, b, whole=True))
+
+
+def _key_of(params: dict) -> str:
+    return json.dumps(params, sort_keys=True)
+
+
+def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
+    """Play trials until the study holds ``n_trials`` complete ones (module docstring)."""
+    import optuna
+    from optuna.trial import TrialState, create_trial
+
+    from experiments.tournament.tune import N_STARTUP, _trial_seed
+
+    complete = TrialState.COMPLETE
+    cache: dict[str, dict] = {ctx.start.sha256(): ctx.start_stats}
+
+    def played():
+        ts = study.get_trials(deepcopy=False, states=(complete,))
+        for tr in ts:
+            cache.setdefault(tr.user_attrs["deck_sha"], tr.user_attrs["stats"])
+        return ts
+
+    def measure(params: dict) -> dict:
+        deck = ctx.deck(params)
+        sha = deck.sha256()
+        t0 = time.perf_counter()
+        if sha not in cache:
+            cache[sha] = _encode(ctx.evaluate(deck))
+        sc = ctx.score(params, _decode(cache[sha]))
+        return {**sc, "deck_sha": sha, "stats": cache[sha],
+                "eval_s": time.perf_counter() - t0}
+
+    def add(params: dict, role: str) -> None:
+        m = measure(params)
+        study.add_trial(create_trial(params=params, distributions=ctx.space,
+                                     value=m.pop("objective"),
+                                     user_attrs={"role": role, **m},
+                                     system_attrs={"constraints": [float(m["inversions"])]}))
+
+    def tell(trial) -> None:
+        m = measure({n: trial.params[n] for n in ctx.space})
+        for k, v in m.items():
+            if k != "objective":
+                trial.set_user_attr(k, v)
+        study.tell(trial, m["objective"])
+
+    def sampler(number: int):
+        return optuna.samplers.TPESampler(
+            seed=_trial_seed(ctx.seed, number), n_startup_trials=N_STARTUP, multivariate=True,
+            constraints_func=lambda ft: [float(ft.user_attrs.get("inversions", 0))])
+
+    # a trial cut short by a kill: finish it with its stored parameters
+    for ft in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.sampler = sampler(ft.number)
+        tell(optuna.trial.Trial(study, ft._trial_id))
+    trials = played()
+    if not trials:
+        add(dict(ctx.start_values), "start")
+        trials = played()
+    from tqdm.auto import tqdm
+
+    with tqdm(total=n_trials, initial=min(len(trials), n_trials), unit="trial",
+              desc="rebalance", disable=not progress, dynamic_ncols=True) as bar:
+        while len(trials) < n_trials and ctx.space:
+            number = len(study.trials)
+            seen = {_key_of(t.params) for t in trials}
+            if ctx.method == "model":
+                proposal = next(((p, r) for p, r in _proposals(ctx, trials)
+                                 if _key_of(p) not in seen), None)
+                if proposal is None:
+                    break  # nothing left to try: the model steps have converged
+                add(*proposal)
+            else:
+                study.sampler = sampler(number)
+                trial = study.ask(ctx.space)
+                trial.set_user_attr("role", "tpe")
+                tell(trial)
+            trials = played()
+            bar.update(1)
+            bar.set_postfix(best=f"{_best(ctx, trials).user_attrs['violation']:.2f}pp")
+
+
+def _trials_frame(ctx: _Study, trials) -> pd.DataFrame:
+    rows, best = [], None
+    for t in sorted(trials, key=lambda t: t.number):
+        k = lex_key(t.user_attrs, t.number, ctx.allow_reorder)
+        best = k if best is None or k < best else best
+        row = {"number": t.number, "role": t.user_attrs.get("role"), "objective": float(t.value),
+               "violation_pp": t.user_attrs.get("violation"),
+               "candidates_off": t.user_attrs.get("candidates_off"),
+               "others_off": t.user_attrs.get("others_off"),
+               "new_inversions": t.user_attrs.get("inversions"),
+               "changed_cards": t.user_attrs.get("changed_cards"),
+               "change_cost": t.user_attrs.get("change_cost"), "best_trial_so_far": best[-1]}
+        row.update({n: t.params.get(n) for n in ctx.space})
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    if len(df):  # the running best trial's objective, for the plot
+        obj = df.set_index("number")["objective"]
+        df["best_so_far"] = [float(obj[b]) for b in df["best_trial_so_far"]]
+    return df
+
+
+def _wd_text(stats: dict, j: int, k: int) -> str:
+    if not np.isfinite(stats["wd"][j, k]):
+        return "never caught"
+    return (f"{100 * stats['wd'][j, k]:+.1f} [{100 * stats['lo'][j, k]:+.1f}, "
+            f"{100 * stats['hi'][j, k]:+.1f}]")
+
+
+def _win_diff_why(cid: str, j: int, before: dict, after: dict, targets, targets_after,
+                  tol: float, players, flagged: np.ndarray) -> str:
+    """Which player counts put the card off its band (after the correction), and every
+    player count after the change with the proposed deck's band, with numbers (percentage
+    points, the search's games)."""
+    ks = [k for k in range(len(players)) if flagged[j, k]] or list(range(len(players)))
+    parts = []
+    for k in ks:
+        band = f"band {targets[k] - tol:+.1f}..{targets[k] + tol:+.1f}"
+        side = ("" if not np.isfinite(before["wd"][j, k]) else
+                " above" if before["wd"][j, k] * 100 > targets[k] + tol else " below")
+        parts.append(f"{players[k]}p{side}: {_wd_text(before, j, k)} vs {band}")
+    now = "; ".join(f"{n}p {_wd_text(after, j, k)} (band {targets_after[k] - tol:+.1f}.."
+                    f"{targets_after[k] + tol:+.1f})" for k, n in enumerate(players))
+    return (f"{cid}: catcher win advantage (pp, 95% interval) off its band after the "
+            f"correction, confirmed on the confirmation seeds: " + "; ".join(parts)
+            + f"; after the change, on the search's games: {now}")
+
+
+# ---------------------------------------------------------------- the search
+def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_size, n_jobs,
+                    n_trials, settings, out, progress, *, method="model", correction="holm",
+                    alpha=0.05, allow_reorder=False, odds=None) -> dict:
+    """The win-diff search (module docstring) on the start deck ``start`` under the
+    :class:`experiments.lure.rebalance.Constraints` ``cons`` and the goal ``g``; the study in
+    ``out/study.journal`` (``settings`` guard a resume). Returns a dict: ``proposed`` (deck),
+    ``trials`` (DataFrame as ``trials.csv``), ``best_trial``, ``targets``
+    (``{players: pp}``), ``why`` (``{id: text}``), ``seconds`` (evaluating trials),
+    ``screen`` (``{"flagged": ids, "confirmed": ids, "candidates": ids, "unconfirmed": ids,
+    "fixed": ids}``) and ``held`` (``{id: reason}``: candidates still off their band on the
+    search's seeds in the chosen trial, with the constraint that holds them). Raises
+    ``ValueError`` for a folder holding a study of other settings."""
+    import optuna
+
+    from experiments.tournament.tune import _quiet_optuna, _settings_diff, _storage
+
+    cards0, _ = card_table(start, deep)
+    ids = list(cards0["id"])
+    ctx = _Study(start, ids, players, deep, agents, n_games, seed, batch_size, n_jobs,
+                 float(g.tolerance), correction, float(alpha), bool(allow_reorder), method,
+                 run_dir=out / TRIAL_RUN_DIR)
+    ctx.difficulty = cards0["difficulty"].to_numpy(np.float64)
+    ctx.allowed = inverted_pairs(ctx.difficulty, cards0["points"].to_numpy(np.float64))
+    ctx.odds = odds
+    with _quiet_optuna():
+        study = optuna.create_study(storage=_storage(out / STUDY_FILE), study_name="rebalance",
+                                    direction="minimize", load_if_exists=True)
+        mine = json.loads(json.dumps(settings))
+        stored = study.user_attrs.get("settings")
+        if stored is None and study.trials:
+            raise ValueError(f"{out / STUDY_FILE} holds a study without boardlab settings: "
+                             f"choose another --out, or --force to start over")
+        if stored is not None and stored != mine:
+            raise ValueError(f"{out} holds a study with other settings "
+                             f"({_settings_diff(stored, mine)}): use another --out, or --force "
+                             f"to start over")
+        if stored is None:
+            study.set_user_attr("settings", mine)
+        base = study.user_attrs.get("baseline")
+        if base is None:  # the start deck on the search and confirmation seeds
+            stats = ctx.evaluate(start)
+            points = start.points[[start.index(c) for c in ids]].astype(float)
+            tg = median_targets(stats, g.target).tolist()
+            flagged = off_band(stats, tg, ctx.tol, correction, alpha)
+            conf = (_encode(ctx.evaluate(start, seed + CONFIRM_OFFSET)) if flagged.any()
+                    else None)
+            base = {"stats": _encode(stats), "confirm": conf, "targets": tg,
+                    "slope": _slope(stats, points)}
+            study.set_user_attr("baseline", base)
+        stats0 = _decode(base["stats"])
+        conf0 = _decode(base["confirm"]) if base["confirm"] is not None else None
+        ctx.start_stats = base["stats"]
+        ctx.targets = np.array(base["targets"], np.float64)
+        ctx.fixed_target = g.target
+        ctx.slope = float(base["slope"])
+        flagged, confirmed = screen_and_confirm(stats0, conf0, ctx.targets, ctx.tol,
+                                                correction, alpha)
+        f_cards, c_cards = flagged.any(axis=1), confirmed.any(axis=1)
+        never = ((stats0["in_play"] > 0) & ~np.isfinite(stats0["wd"])).all(axis=1)
+        can = np.array([c in cons.change for c in ids]) & ~(
+            never & (not {"catch_number", "requirements"} & set(cons.fields)))
+        ctx.mask = c_cards & can
+        ctx.guard = ~f_cards
+        cands = [c for c, m in zip(ids, ctx.mask, strict=True) if m]
+        _space(ctx, cands, cons)
+        _run_search(ctx, study, n_trials, progress)
+        shutil.rmtree(ctx.run_dir, ignore_errors=True)
+        trials = study.get_trials(deepcopy=False,
+                                  states=(optuna.trial.TrialState.COMPLETE,))
+        best = _best(ctx, trials)
+        proposed = ctx.deck(best.params)
+        best_stats = _decode(best.user_attrs["stats"])
+    why = {}
+    tg_best = ctx.targets_of(best_stats)
+    for name in ctx.space:
+        cid = name.split(":")[0]
+        if best.params[name] != ctx.start_values[name] and cid not in why:
+            why[cid] = _win_diff_why(cid, ids.index(cid), stats0, best_stats, ctx.targets,
+                                     tg_best, ctx.tol, players, flagged)
+    held = _held(ctx, best, best_stats, cons, n_trials, len(trials), trials)
+    targets = {int(n): float(t) for n, t in zip(players, tg_best, strict=True)}
+    seconds = float(sum(t.user_attrs.get("eval_s", 0.0) for t in trials))
+    pick = lambda m: [c for c, x in zip(ids, m, strict=True) if x]  # noqa: E731
+    v_best = win_diff_violation(best_stats, tg_best, ctx.tol, ctx.mask).sum(axis=1)
+    screen = {"flagged": pick(f_cards), "confirmed": pick(c_cards), "candidates": cands,
+              "unconfirmed": pick(f_cards & ~c_cards),
+              "fixed": [c for c in cands if v_best[ids.index(c)] == 0]}
+    return {"proposed": proposed, "trials": _trials_frame(ctx, trials),
+            "best_trial": int(best.number), "targets": targets, "why": why,
+            "seconds": seconds, "screen": screen, "held": held}
+
+
+def _held(ctx: _Study, best, stats: dict, cons, n_trials: int, n_played: int,
+          trials=None) -> dict:
+    """``{id: reason}`` for every candidate whose estimate stays off its band in the chosen
+    trial (the search's seeds), with the constraint that holds it."""
+    v = win_diff_violation(stats, ctx.targets_of(stats), ctx.tol, ctx.mask).sum(axis=1)
+    moves = {name.split(":")[0]: (want, new, what)
+             for _, name, want, new, what in _wanted_moves(ctx, best, trials)}
+    out = {}
+    for j, cid in enumerate(ctx.ids):
+        if not ctx.mask[j] or v[j] <= 0:
+            continue
+        want, new, what = moves.get(cid, (None, None, ""))
+        lo, hi = cons.points_range
+        if what == "order":
+            b_lo, b_hi = ctx.bounds(best.params, cid)
+            allowed = (f"{b_lo:g}..{b_hi:g}" if np.isfinite(b_lo) and np.isfinite(b_hi) else
+                       f"at least {b_lo:g}" if np.isfinite(b_lo) else f"at most {b_hi:g}")
+            out[cid] = (f"held by the order constraint: it would need about {want} points, but "
+                        f"no easier card may be worth more nor harder card less "
+                        f"(allowed {allowed}; --allow-reorder lifts it); "
+                        f"{v[j]:.1f} pp beyond its band's edge on the search's games")
+        elif what == "range":
+            out[cid] = (f"held by --points-range {lo}..{hi}: it would need about {want} points; "
+                        f"{v[j]:.1f} pp beyond its band's edge on the search's games")
+        elif not any(f.startswith(cid + ":") for f in ctx.space):
+            out[cid] = "held by --fields: none of its allowed fields can move"
+        else:
+            budget = ("the search's budget (--trials)" if n_played >= n_trials else
+                      "the model steps (they converged without reaching the band; a card "
+                      "too high at one player count and too low at another cannot be fixed by "
+                      "points)")
+            out[cid] = (f"held by {budget}: {v[j]:.1f} pp beyond its band's edge on the "
+                        f"search's games")
+    return out
