@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 def main(argv=None) -> int:
     import pandas as pd
 
-    from experiments.learn.card import cpu_name
+    from experiments.io import cpu_model
     from experiments.learn.evaluate import TEAM_GAMES, duplicate, speed, team
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2501)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "learned.csv"))
     args = ap.parse_args(argv)
-    print(f"CPU: {cpu_name()}; load {os.getloadavg()[0]:.2f} at start", flush=True)
+    print(f"CPU: {cpu_model()}; load {os.getloadavg()[0]:.2f} at start", flush=True)
     rows = []
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
         if game in TEAM_GAMES:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json", "out_lock",
-           "code_version", "machine_info"]
+           "code_version", "machine_info", "cpu_model"]
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -144,7 +144,7 @@ def machine_info() -> dict[str, Any]:
     return {
         "hostname": platform.node(),
         "machine": platform.machine(),
-        "processor": _cpu_model(),
+        "processor": cpu_model(),
         "cpu_count": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -154,7 +154,8 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def _cpu_model() -> str:
+def cpu_model() -> str:
+    """The CPU model name (``/proc/cpuinfo``), else the platform's processor or machine string."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):

@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["write_card", "cpu_name"]
+from experiments.io import cpu_model
 
-
-def cpu_name() -> str:
-    """The CPU model name (``/proc/cpuinfo``) or the platform's processor string."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+__all__ = ["write_card"]
 
 
 def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -> Path:
@@ -76,7 +66,7 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
     lines.append("")
     if evaluation:
         lines += ["## Strength and speed (same deals for every agent; 95% intervals)", "",
-                  f"Machine: {cpu_name()}, {os.cpu_count()} cores, load "
+                  f"Machine: {cpu_model()}, {os.cpu_count()} cores, load "
                   f"{os.getloadavg()[0]:.2f} when written; games/s of one core.", ""]
         for r in evaluation:
             if "rate" in r:
