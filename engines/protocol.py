@@ -242,6 +242,13 @@ class GameState:
             return False
         return True
 
+    def events(self, before, action: int, who) -> list[str]:
+        """Lines on what ``action`` resolved that the table no longer shows (a trick taken, a
+        round's catches...), for a person following the game (``boardlab play``): ``before``
+        is the state array before ``action``, this game is after it, ``who(seat)`` names a
+        seat. The base class has none; each game says what its table hides."""
+        return []
+
     def clone(self) -> GameState:
         """An independent copy: state (with its chance word: the same future), history and
         seat memory. For search use :meth:`determinize`, which does not carry hidden cards."""

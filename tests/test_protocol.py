@@ -7,14 +7,17 @@ policy that claims to see only its own information)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from agents.policy import Agent, specs
+from engines.names import DESCRIPTIONS
 from engines.protocol import GAME_NAMES, _absent_seat_field, game_class, replay
 
-PLAYERS = {"river_rats": (1, 2, 3, 4), "lure": (2, 3, 4, 5), "rats": (2, 3, 4, 5),
-           "recurring": (3, 4, 5)}
+PLAYERS = {g: d.players for g, d in DESCRIPTIONS.items()}
+ROOT = Path(__file__).resolve().parents[1]
 CASES = [(g, n) for g in GAME_NAMES for n in PLAYERS[g]]
 
 
@@ -149,6 +152,16 @@ def test_constants_and_bad_construction(game):
                  "HIDDEN_ACTION"):
         assert hasattr(C, name), name
     assert C.GAME_NAME == game and C.HIDDEN_ACTION == C.NUM_DISTINCT_ACTIONS
+    d = DESCRIPTIONS[game]  # the description agrees with the rules core and the config
+    assert (d.min_players, d.max_players) == (C.MIN_PLAYERS, C.MAX_PLAYERS)
+    assert cls.config_class().n_players == d.default_players
+    lo, hi = d.utility_bounds(C)
+    assert lo < hi and (d.rules == "" or (ROOT / "docs" / "rules" / d.rules).is_file())
+    if d.match_games_field:
+        assert hasattr(cls.config_class(), d.match_games_field)
+    fields = set(C.OUTCOME_FIELDS)
+    need = {"place": "place_0", "win_then_score": "score_0"}.get(d.outcome)
+    assert need is None or need in fields, (d.outcome, need)
     assert C.NUM_DISTINCT_ACTIONS <= 5000, "a few thousand distinct actions at most"
     assert len(cls.config_class().to_array()) == C.CONFIG_SIZE
     assert cls.rules_summary.strip()
@@ -164,3 +177,34 @@ def test_constants_and_bad_construction(game):
         st.determinize(-1, 0)
     with pytest.raises(ValueError, match="no legal action"):
         st.string_to_action("fly to the moon")
+
+
+def test_a_bad_game_description_is_one_line(tmp_path):
+    from engines.description import GameDescription
+
+    base = dict(name="g", title="G", min_players=2, max_players=4, default_players=4,
+                play_players=2, cooperative=False, utility="general_sum", min_utility=0.0,
+                max_utility=1.0)
+    for bad, msg in ((dict(default_players=5), "players 2..4 with default 5"),
+                     (dict(utility="sum"), "utility 'sum'"),
+                     (dict(outcome="match"), "without match_games_field"),
+                     (dict(cooperative=True), "cooperative")):
+        with pytest.raises(ValueError, match=msg) as e:
+            GameDescription(**dict(base, **bad))
+        assert "\n" not in str(e.value)
+
+
+def test_no_game_name_decides_code_outside_the_descriptions():
+    """Facts about a game live in its description: no ``== "<game>"`` test on a game's name
+    in the command line, the tournament, the adapters or the learning tools."""
+    import re
+
+    pat = re.compile(r"""(==|!=)\\s*["'](%s)["']""" % "|".join(GAME_NAMES))
+    hits = []
+    for folder in ("experiments/cli", "experiments/tournament", "experiments/interop",
+                   "experiments/learn", "agents"):
+        for f in sorted((ROOT / folder).glob("*.py")):
+            for i, line in enumerate(f.read_text().splitlines(), 1):
+                if pat.search(line):
+                    hits.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not hits, hits

@@ -424,6 +424,23 @@ class LureGame(GameState):
             "scores": self.scores() if self.is_terminal() else None,
         }
 
+    def events(self, before, action: int, who) -> list[str]:
+        """Lines on who caught what in a round; ``boardlab play`` prints them
+        (:meth:`engines.protocol.GameState.events`)."""
+        s = self.state
+        lines = []
+        rnd = int(before[K.H_ROUND])
+        if int(s[K.H_ROUND]) != rnd or self.is_terminal():
+            parts = []
+            for q in range(int(s[K.H_NP])):
+                b = K.PB + q * K.PSTRIDE
+                fish = int(s[b + K.P_NFISH]) - int(before[b + K.P_NFISH])
+                pts = int(s[b + K.P_POINTS]) - int(before[b + K.P_POINTS])
+                parts.append(f"{who(q)} " + (f"catches {fish} fish (+{pts} pts)" if fish > 0
+                                             else "catches nothing"))
+            lines.append(f"  -> round {rnd}: " + "; ".join(parts))
+        return lines
+
 
 STATE_CLASS = LureGame
 

@@ -339,6 +339,34 @@ class RatsState(GameState):
                          + (" (truncated)" if s[C.TRUNCATED] else ""))
         return "\n".join(lines)
 
+    def events(self, before, action: int, who) -> list[str]:
+        """Lines on who took a trick (and its cards), the kitty and who was eliminated at a
+        round's end; ``boardlab play`` prints them (:meth:`engines.protocol.GameState.events`)."""
+        s = self.state
+        lines = []
+        if int(s[C.TRICKS]) != int(before[C.TRICKS]) or (
+                int(s[C.ROUND]) != int(before[C.ROUND])):
+            w = int(s[C.LAST_WINNER])
+            mask = 0
+            for q in range(int(before[C.N_PLAYERS])):
+                mask |= int(before[C.TABLE + q])
+            if 0 <= action < C.N_CARDS:
+                mask |= 1 << int(action)
+            ids = [c for c in range(C.N_CARDS) if mask >> c & 1]
+            lines.append(f"  -> {who(w)} takes the trick ({len(ids)} card"
+                         f"{'s' if len(ids) != 1 else ''}: "
+                         f"{' '.join(cardtext.format_card(c) for c in ids)})")
+            rnd = int(before[C.ROUND])
+            if int(s[C.ROUND]) != rnd or self.is_terminal():
+                out = [q for q in range(int(s[C.N_PLAYERS]))
+                       if int(s[C.ELIM_ROUND + q]) == rnd and int(before[C.ALIVE + q])]
+                kitty = int(before[C.KITTY]).bit_count() if rnd == 1 else 0
+                lines.append(f"  -> round {rnd} ends" + (
+                    f"; {who(w)} takes the kitty ({kitty} cards)" if kitty else "") + (
+                    f"; {', '.join(who(q) for q in out)} captured nothing and "
+                    f"{'is' if len(out) == 1 else 'are'} out" if out else ""))
+        return lines
+
 
 STATE_CLASS = RatsState
 

@@ -242,6 +242,20 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
                          f"{[int(x) for x in self.returns()]}")
         return "\n".join(lines)
 
+    def events(self, before, action: int, who) -> list[str]:
+        """Lines on who won a round (the others passed) and where its cards went; ``boardlab
+        play`` prints them (:meth:`engines.protocol.GameState.events`)."""
+        s = self.state
+        lines = []
+        if int(s[C.ROUNDS_DONE]) != int(before[C.ROUNDS_DONE]):
+            o, tv, tk = (int(before[C.TABLE_OWNER]), int(before[C.TABLE_NUM]),
+                         int(before[C.TABLE_COUNT]))
+            face = int(s[C.FACEDOWN + C.BLOCK * o]) > int(before[C.FACEDOWN + C.BLOCK * o])
+            text = "-".join(["R" if tv == C.R else str(tv)] * tk)
+            lines.append(f"  -> round {int(before[C.ROUND])}: the others passed; {who(o)} "
+                         f"takes {text} {'face down' if face else 'to the score pile'}")
+        return lines
+
 
 STATE_CLASS = RecurringState
 

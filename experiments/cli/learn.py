@@ -17,9 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from engines.names import GAME_NAMES
 from experiments.cli import QUIET_HELP, GameChoices
 
-GAME_CHOICES = GameChoices(("river_rats", "lure", "rats", "recurring"))
+GAME_CHOICES = GameChoices(GAME_NAMES)
 
 
 def register(sub) -> None:

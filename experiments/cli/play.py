@@ -44,7 +44,9 @@ def register(sub) -> None:
 
 
 def _default_players(game: str) -> int:
-    return {"river_rats": 2, "lure": 3, "rats": 4, "recurring": 4}[game]
+    from engines.names import describe
+
+    return describe(game).play_players
 
 
 def _default_bot(game: str) -> str:
@@ -77,6 +79,7 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
 
     from agents.policy import Agent, get_spec
     from engines import chance
+    from engines.names import describe
     from engines.protocol import game_class, normalize_game_name
 
     game = normalize_game_name(game)
@@ -103,8 +106,9 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
         get_spec(game, nm.strip())
     agents = [Agent(game, nm.strip()) for nm in names]
     hint_agent = Agent(game, (hint or names[0]).strip())
-    n_games = games if games is not None else int(getattr(cfg, "games_per_match", 1)) \
-        if game == "recurring" else (games or 1)
+    match_field = describe(game).match_games_field
+    n_games = games if games is not None else (
+        int(getattr(cfg, match_field)) if match_field else 1)
     if isinstance(n_games, bool) or not isinstance(n_games, int) or n_games < 1:
         raise ValueError(f"bad --games {games!r}: expected an integer >= 1")
     if seed is None:
@@ -173,61 +177,10 @@ def events(game: str, before, st, action: int, names: list[str], seat: int) -> l
     round. ``before`` is the state array (1-D, the game's layout) before ``action``, ``st`` the
     game after it; ``names`` the policy of each seat, ``seat`` the person's. Empty for other
     actions (River Rats reports its resolutions through the game's ``news``)."""
-    s = st.state
-
     def who(q: int) -> str:
         return f"seat {q} (you)" if q == seat else f"seat {q} ({names[q].strip()})"
 
-    lines = []
-    if game == "rats":
-        from engines import cards as cardtext
-        from engines.rats import core as C
-
-        if int(s[C.TRICKS]) != int(before[C.TRICKS]) or (
-                int(s[C.ROUND]) != int(before[C.ROUND])):
-            w = int(s[C.LAST_WINNER])
-            mask = 0
-            for q in range(int(before[C.N_PLAYERS])):
-                mask |= int(before[C.TABLE + q])
-            if 0 <= action < C.N_CARDS:
-                mask |= 1 << int(action)
-            ids = [c for c in range(C.N_CARDS) if mask >> c & 1]
-            lines.append(f"  -> {who(w)} takes the trick ({len(ids)} card"
-                         f"{'s' if len(ids) != 1 else ''}: "
-                         f"{' '.join(cardtext.format_card(c) for c in ids)})")
-            rnd = int(before[C.ROUND])
-            if int(s[C.ROUND]) != rnd or st.is_terminal():
-                out = [q for q in range(int(s[C.N_PLAYERS]))
-                       if int(s[C.ELIM_ROUND + q]) == rnd and int(before[C.ALIVE + q])]
-                kitty = int(before[C.KITTY]).bit_count() if rnd == 1 else 0
-                lines.append(f"  -> round {rnd} ends" + (
-                    f"; {who(w)} takes the kitty ({kitty} cards)" if kitty else "") + (
-                    f"; {', '.join(who(q) for q in out)} captured nothing and "
-                    f"{'is' if len(out) == 1 else 'are'} out" if out else ""))
-    elif game == "recurring":
-        from engines.recurring import core as C
-
-        if int(s[C.ROUNDS_DONE]) != int(before[C.ROUNDS_DONE]):
-            o, tv, tk = (int(before[C.TABLE_OWNER]), int(before[C.TABLE_NUM]),
-                         int(before[C.TABLE_COUNT]))
-            face = int(s[C.FACEDOWN + C.BLOCK * o]) > int(before[C.FACEDOWN + C.BLOCK * o])
-            text = "-".join(["R" if tv == C.R else str(tv)] * tk)
-            lines.append(f"  -> round {int(before[C.ROUND])}: the others passed; {who(o)} "
-                         f"takes {text} {'face down' if face else 'to the score pile'}")
-    elif game == "lure":
-        from engines.lure import core as K
-
-        rnd = int(before[K.H_ROUND])
-        if int(s[K.H_ROUND]) != rnd or st.is_terminal():
-            parts = []
-            for q in range(int(s[K.H_NP])):
-                b = K.PB + q * K.PSTRIDE
-                fish = int(s[b + K.P_NFISH]) - int(before[b + K.P_NFISH])
-                pts = int(s[b + K.P_POINTS]) - int(before[b + K.P_POINTS])
-                parts.append(f"{who(q)} " + (f"catches {fish} fish (+{pts} pts)" if fish > 0
-                                             else "catches nothing"))
-            lines.append(f"  -> round {rnd}: " + "; ".join(parts))
-    return lines
+    return st.events(before, action, who)
 
 
 def _play_one(st, seat, agents, names, hint_agent, say, inp, out) -> bool:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from engines.names import GAME_NAMES
 from experiments.cli import QUIET_HELP, GameChoices, output_folder
 from experiments.options import BACKENDS
 
-GAME_CHOICES = GameChoices(("rats", "recurring", "river_rats", "lure"))
+GAME_CHOICES = GameChoices(GAME_NAMES)
 
 
 def parse_options(items) -> dict:

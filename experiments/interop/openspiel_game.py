@@ -95,7 +95,7 @@ import numpy as np
 import pyspiel
 
 from engines import chance
-from engines.names import GAME_TITLES
+from engines.names import GAME_TITLES, describe
 from engines.protocol import GAME_NAMES, core_of, game_class, normalize_game_name
 
 __all__ = ["SEED_CHANCE_NODES", "SEED_OUTCOMES", "SHORT_NAMES", "BoardlabGame", "BoardlabState",
@@ -108,13 +108,16 @@ SEED_OUTCOMES = 256
 """Outcomes of each seed chance node (the values of one byte)."""
 
 _GT = pyspiel.GameType
-_UTILITY = {
-    # game: (utility type, min utility, max utility, utility sum or None)
-    "river_rats": (_GT.Utility.IDENTICAL, -1.0, 1.0, None),
-    "lure": (_GT.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0),
-    "rats": (_GT.Utility.GENERAL_SUM, 0.0, 1.0, None),
-    "recurring": (_GT.Utility.GENERAL_SUM, 0.0, float(core_of("recurring").N_IDS), None),
-}
+_UTILITY_TYPES = {"identical": _GT.Utility.IDENTICAL, "constant_sum": _GT.Utility.CONSTANT_SUM,
+                  "zero_sum": _GT.Utility.ZERO_SUM, "general_sum": _GT.Utility.GENERAL_SUM}
+
+
+def _utility(game: str):
+    """(OpenSpiel utility type, min utility, max utility, utility sum or None) of ``game``,
+    from its description (:mod:`engines.description`)."""
+    d = describe(game)
+    lo, hi = d.utility_bounds(core_of(game))
+    return _UTILITY_TYPES[d.utility], lo, hi, d.utility_sum
 
 
 def short_name(game: str) -> str:
@@ -130,7 +133,7 @@ SHORT_NAMES = {g: "boardlab_" + g for g in GAME_NAMES}
 def _game_type(game: str) -> pyspiel.GameType:
     C = core_of(game)
     cls = game_class(game)
-    utility = _UTILITY[game][0]
+    utility = _utility(game)[0]
     default_players = int(cls.config_class().n_players)
     return pyspiel.GameType(
         short_name=SHORT_NAMES[game],
@@ -230,7 +233,7 @@ class BoardlabGame(pyspiel.Game):
         base["n_players"] = int(n)
         self.config = cls._as_config(base)
         self.fixed_seed = _parse_seed(params.get("seed", ""))
-        u, lo, hi, total = _UTILITY[game]
+        u, lo, hi, total = _utility(game)
         n_chance = 0 if self.fixed_seed is not None else SEED_CHANCE_NODES
         self.num_chance_nodes = n_chance
         info = pyspiel.GameInfo(

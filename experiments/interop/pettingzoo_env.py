@@ -35,12 +35,13 @@ from pettingzoo.utils.wrappers.order_enforcing import (AECOrderEnforcingIterable
                                                        AECOrderEnforcingIterator)
 
 from engines import chance
+from engines.names import DESCRIPTIONS
 from engines.protocol import core_of, game_class, normalize_game_name
 
 __all__ = ["BoardlabAECEnv", "LureParallelEnv", "FastOrderEnforcingWrapper", "raw_env", "env",
            "parallel_env", "PARALLEL_GAMES"]
 
-PARALLEL_GAMES = ("lure",)
+PARALLEL_GAMES = tuple(g for g, d in DESCRIPTIONS.items() if d.simultaneous)
 """Games with a simultaneous move in their rules, hence a :func:`parallel_env`."""
 
 

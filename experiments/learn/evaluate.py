@@ -15,9 +15,11 @@ import time
 
 import numpy as np
 
+from engines.names import DESCRIPTIONS
+
 __all__ = ["team", "duplicate", "speed", "TEAM_GAMES"]
 
-TEAM_GAMES = ("river_rats",)
+TEAM_GAMES = tuple(g for g, d in DESCRIPTIONS.items() if d.cooperative)
 """Games whose players win or lose together (judged by :func:`team`)."""
 
 

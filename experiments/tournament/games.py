@@ -47,6 +47,7 @@ import numpy as np
 
 from agents.policy import get_spec, specs
 from engines import chance
+from engines.names import GAME_NAMES, describe
 from engines.protocol import core_of, game_class, normalize_game_name
 
 __all__ = ["AgentRef", "Outcome", "GameAdapter", "GAMES", "get_adapter", "parse_agents",
@@ -154,30 +155,6 @@ class _UserPolicy:
     description: str
 
 
-_SETTINGS = {
-    "rats": dict(title="Rats", cooperative=False, players=(2, 3, 4, 5), score_name="win share",
-                 score_scale=WIN_UNITS, tunable=("heuristic",),
-                 bounds=((-5, 5),) * 7 + ((0, 20),)),
-    "recurring": dict(title="ReCURRRing", cooperative=False, players=(3, 4, 5),
-                      score_name="match points", score_scale=1, tunable=("heuristic",),
-                      bounds=((-10, 10),) * 8),
-    "river_rats": dict(title="River Rats", cooperative=True, players=(1, 2, 3, 4),
-                       score_name="team win", score_scale=1, tunable=("heuristic", "greedy"),
-                       bounds=None),
-    "lure": dict(title="Lure", cooperative=False, players=(2, 3, 4, 5), score_name="points",
-                 score_scale=1, tunable=("heuristic",),
-                 bounds=((-1, 1), (0, 2), (0, 3), (0, 3), (0, 3), (0, 1), (0, 0.5), (0, 2))),
-}
-
-
-def _river_rats_bounds(names) -> tuple[tuple[float, float], ...]:
-    out = []
-    for name in names:
-        out.append({"h_eff": (1.0, 8.0), "max_reveals": (0.0, 4.0),
-                    "joker_value": (0.0, 2.0)}.get(name, (0.0, 1.0)))
-    return tuple(out)
-
-
 @dataclass
 class GameAdapter:
     """What the tournament needs to know of one game (one instance per game, from
@@ -211,17 +188,17 @@ class GameAdapter:
 
     @classmethod
     def for_game(cls, game: str) -> GameAdapter:
-        """The adapter of ``game`` built from the registry and :data:`_SETTINGS`."""
-        name = normalize_game_name(game)
-        st = _SETTINGS[name]
-        reg = specs(name)
-        fam = reg[st["tunable"][0]]
-        bounds = st["bounds"] or _river_rats_bounds(fam.param_names)
-        return cls(name=name, title=st["title"], cooperative=st["cooperative"],
-                   players=st["players"], default_players=4, score_name=st["score_name"],
-                   score_scale=st["score_scale"], param_names=tuple(fam.param_names),
-                   param_bounds=tuple(bounds)[:len(fam.param_names)], shipped=tuple(reg),
-                   tunable=st["tunable"])
+        """The adapter of ``game`` built from its description
+        (:mod:`engines.description`) and its policy registry."""
+        d = describe(game)
+        reg = specs(d.name)
+        fam = reg[d.tunable[0]]
+        return cls(name=d.name, title=d.title, cooperative=d.cooperative, players=d.players,
+                   default_players=d.default_players, score_name=d.score_name,
+                   score_scale=WIN_UNITS if d.score_units == "win" else int(d.score_units),
+                   param_names=tuple(fam.param_names),
+                   param_bounds=d.bounds_for(fam.param_names), shipped=tuple(reg),
+                   tunable=d.tunable)
 
     # ---- registry --------------------------------------------------------------------------
     def registry_params(self, base: str) -> np.ndarray:
@@ -340,8 +317,10 @@ class GameAdapter:
         return cls(n_players=n_players, **opts)
 
     def games_per_deal(self, config) -> int:
-        """Games in one deal under ``config`` (1; ReCURRRing: ``games_per_match``)."""
-        return int(getattr(config, "games_per_match", 1)) if self.name == "recurring" else 1
+        """Games in one deal under ``config``: 1, or for a game whose outcome is a match the
+        config field its description names (ReCURRRing: ``games_per_match``)."""
+        field_name = describe(self.name).match_games_field
+        return int(getattr(config, field_name)) if field_name else 1
 
     def check_players(self, n_players: int) -> None:
         """Raise ``ValueError`` unless ``n_players`` is allowed for this game."""
@@ -381,12 +360,13 @@ class GameAdapter:
         def per_seat(prefix):
             return out[:, [fields.index(f"{prefix}_{p}") for p in range(n)]].astype(np.float64)
 
-        if self.name == "river_rats":
+        kind = describe(self.name).outcome
+        if kind == "team":
             win = np.repeat((ret[:, :1] > 0).astype(np.float64), n, axis=1)
             return Outcome(win, win.copy(), win.copy())
-        if self.name == "rats":
+        if kind == "place":
             return Outcome(ret.copy(), ret.copy(), -per_seat("place"))
-        if self.name == "lure":
+        if kind == "win_then_score":
             score = per_seat("score")
             return Outcome(ret.copy(), score, ret * 1e4 + score)
         totals = ret.reshape(n_deals, g, n).sum(axis=1)
@@ -396,8 +376,8 @@ class GameAdapter:
         return Outcome(win.astype(np.float64), totals, totals.copy())
 
 
-GAMES: tuple[str, ...] = ("rats", "recurring", "river_rats", "lure")
-"""Games with tournaments (command-line names; ``river-rats`` is accepted too)."""
+GAMES: tuple[str, ...] = GAME_NAMES
+"""Games with tournaments: every registered game (``river-rats`` is accepted too)."""
 _INSTANCES: dict[str, GameAdapter] = {}
 
 
