@@ -16,11 +16,10 @@ table of ``heuristic`` players compiles the heuristic, not every policy of the g
 
 from __future__ import annotations
 
-import importlib
-
 from numba import types
 from numba.extending import overload
 
+from agents.contract import contract
 from engines.protocol import GAME_NAMES
 
 __all__ = ["g_act", "g_act_seat"]
@@ -34,8 +33,8 @@ def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
 def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    mod = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}")
-    f = mod.act
+    agents = contract(GAME_NAMES[game.literal_value])
+    f = agents.act
     from agents.net import K_NET, net_act
 
     if isinstance(kind, types.IntegerLiteral):
@@ -43,10 +42,10 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
             def impl_net(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return net_act(game, state, player, legal, n_legal, params, aux, rng)
             return impl_net
-        one = _one_policy(mod, kind.literal_value)
+        one = _one_policy(agents, kind.literal_value)
         if one is not None:
             return one
-    if not hasattr(mod, "leaf_value"):  # no search agents for this game
+    if not agents.has_search:  # no search agents for this game
         def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
             if kind == K_NET:
                 return net_act(game, state, player, legal, n_legal, params, aux, rng)
@@ -63,10 +62,11 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     return impl_search
 
 
-def _one_policy(mod, k: int):
+def _one_policy(agents, k: int):
     """An implementation of ``g_act`` for the literal kind ``k`` that calls only that policy,
-    or None when the module does not name it (then ``act`` dispatches at run time)."""
-    if hasattr(mod, "leaf_value"):
+    or None when the game's ``POLICY_FUNCTIONS`` do not name it (then ``act`` dispatches at
+    run time); ``agents``: the game's :class:`agents.contract.AgentsContract`."""
+    if agents.has_search:
         from agents.search import K_ISMCTS, K_PIMC, ismcts, pimc
 
         search = {K_PIMC: pimc, K_ISMCTS: ismcts}.get(k)
@@ -74,8 +74,8 @@ def _one_policy(mod, k: int):
             def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return search(game, state, player, legal, n_legal, params, aux, rng)
             return impl_search
-    name = next((sp.name for sp in getattr(mod, "SPECS", ()) if sp.kind == k), None)
-    pol = getattr(mod, "POLICY_FUNCTIONS", {}).get(name)
+    name = next((sp.name for sp in agents.specs if sp.kind == k), None)
+    pol = agents.policy_functions.get(name)
     if pol is None:
         return None
 

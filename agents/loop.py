@@ -227,8 +227,7 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
                 and all(p is None or np.ndim(p) == 1 for p in params) else [params] * n)
     kinds, rows, _ = resolve(game, [x if x is not None else filler for x in names], n,
                              [per_seat[i] if names[i] is not None else None for i in range(n)])
-    shipped = {id(f): nm for nm, f in getattr(agents_module(game), "POLICY_FUNCTIONS",
-                                              {}).items()}
+    shipped = {id(f): nm for nm, f in agents_module(game).POLICY_FUNCTIONS.items()}
     for i, k in user_kind.items():
         kinds[i] = k
         fn = fns[k - USER_KIND]

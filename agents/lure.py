@@ -57,7 +57,8 @@ from engines.lure import decks as D
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "PARAM_NAMES", "KIND_RANDOM",
            "KIND_HEURISTIC", "GREEDY_PARAMS", "HEURISTIC_PARAMS", "CAUTIOUS_PARAMS",
            "BOLD_PARAMS", "heuristic_params", "random_policy", "heuristic_policy",
-           "plan_cast", "plan_adjust", "leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT"]
+           "plan_cast", "plan_adjust", "leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT",
+           "POLICY_FUNCTIONS"]
 
 KIND_RANDOM = 0
 KIND_HEURISTIC = 1
@@ -488,3 +489,9 @@ def act(kind, state, player, legal, n_legal, params, aux, rng):
     if kind == KIND_RANDOM:
         return random_policy(state, player, legal, n_legal, params, rng)
     return heuristic_policy(state, player, legal, n_legal, params, aux, rng)
+
+
+POLICY_FUNCTIONS = {"random": random_policy}
+"""The shipped policies with the plain policy signature (:mod:`agents.contract`): ``random``
+only; the heuristic family reads the deck's exact catch table from ``aux``, so it runs through
+:func:`act`."""

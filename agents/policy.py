@@ -74,8 +74,12 @@ class PolicySpec:
 
 
 def agents_module(game: str):
-    """The module ``agents.<game>`` (its ``SPECS``, ``act``, ``make_aux``, ``PARAMS_WIDTH``)."""
-    return importlib.import_module(f"agents.{normalize_game_name(game)}")
+    """The module ``agents.<game>`` (its ``SPECS``, ``act``, ``make_aux``, ``PARAMS_WIDTH``...),
+    checked against the agents' contract (:mod:`agents.contract`: ``ValueError`` in one line
+    naming a missing hook)."""
+    from agents.contract import contract
+
+    return contract(game).module
 
 
 _SEARCH_PRESETS = (
@@ -109,19 +113,21 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     the game's leaf-value weights, the rollout policy's parameters."""
     from agents import search as S
 
-    mod = agents_module(game)
-    if not hasattr(mod, "leaf_value"):
+    from agents.contract import contract
+
+    agents = contract(game)
+    if not agents.has_search:
         return ()
-    base = {s.name: s for s in mod.SPECS}
-    roll = base[getattr(mod, "ROLLOUT_POLICY", "heuristic")]
-    over = getattr(mod, "SEARCH_PRESETS", {})
-    vnames = tuple(mod.LEAF_VALUE_NAMES) + tuple(
-        f"value_{i}" for i in range(len(mod.LEAF_VALUE_NAMES), S.N_VALUE))
+    base = {s.name: s for s in agents.specs}
+    roll = base[agents.rollout_policy]
+    over = agents.search_presets
+    vnames = agents.leaf_value_names + tuple(
+        f"value_{i}" for i in range(len(agents.leaf_value_names), S.N_VALUE))
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
               "peek", "whole_tree", "reserved_7") + vnames
              + tuple(f"rollout_{x}" for x in roll.param_names))
     out = []
-    horizon0 = getattr(mod, "SEARCH_HORIZON", None)
+    horizon0 = agents.search_horizon
     for name, kind, sims, horizon, c, label in _SEARCH_PRESETS:
         horizon = horizon0 if horizon0 is not None else horizon
         sims, horizon, c = over.get(name, (sims, horizon, c))
@@ -129,7 +135,7 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
         head = [float(sims), float(roll.kind), float(horizon), float(c), 0.0, float(peek), 0.0,
                 0.0]
         value = np.zeros(S.N_VALUE)
-        value[:len(mod.LEAF_VALUE_DEFAULT)] = mod.LEAF_VALUE_DEFAULT
+        value[:len(agents.leaf_value_default)] = agents.leaf_value_default
         vec = tuple(head) + tuple(float(x) for x in value) + tuple(roll.default_params)
         horizon_txt = ("to the end of the hand", "to the end of the round",
                        "to the end of the game")[int(horizon)]
@@ -149,11 +155,12 @@ def params_width(game: str) -> int:
 
 def specs(game: str) -> dict[str, PolicySpec]:
     """Registry of ``game``: ``{name: PolicySpec}`` in display order (the game's own policies,
-    the learned policy ``net`` of :mod:`agents.net`, then the search agents)."""
-    from agents.net import net_spec
+    the learned policy ``net`` of :mod:`agents.net` where the game has a weights file (shipped,
+    or set by :func:`agents.net.use_weights`), then the search agents)."""
+    from agents.net import net_spec, weights_path
 
-    return {s.name: s for s in agents_module(game).SPECS + (net_spec(game),)
-            + search_specs(game)}
+    net = (net_spec(game),) if weights_path(game).is_file() else ()
+    return {s.name: s for s in agents_module(game).SPECS + net + search_specs(game)}
 
 
 def names(game: str) -> list[str]:

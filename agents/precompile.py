@@ -56,8 +56,10 @@ _pending: dict[str, list[subprocess.Popen]] = {}
 
 
 def _policy_functions(game: str) -> dict:
-    """The game module's ``POLICY_FUNCTIONS`` (name -> compiled policy; empty if it has none)."""
-    return getattr(agents_module(game), "POLICY_FUNCTIONS", {})
+    """The game module's ``POLICY_FUNCTIONS`` (name -> compiled policy)."""
+    from agents.contract import contract
+
+    return contract(game).policy_functions
 
 
 def _one_cpu() -> bool:
@@ -88,8 +90,7 @@ def policies_of_table(game: str, one_kind: int) -> list[str]:
     ``act``) every policy function of the game. Names are keys of the game module's
     ``POLICY_FUNCTIONS``."""
     functions = _policy_functions(game)
-    name = next((sp.name for sp in getattr(agents_module(game), "SPECS", ())
-                 if sp.kind == one_kind), None)
+    name = next((sp.name for sp in agents_module(game).SPECS if sp.kind == one_kind), None)
     return [name] if name in functions else sorted(functions)
 
 

@@ -20,13 +20,15 @@ UTILITIES = ("identical", "constant_sum", "zero_sum", "general_sum")
 """Utility types, as OpenSpiel names them (``pyspiel.GameType.Utility``): ``identical`` every
 seat gets the same return (a team game), ``constant_sum``/``zero_sum`` the returns sum to a
 constant/zero, ``general_sum`` anything else."""
-OUTCOMES = ("team", "place", "win_then_score", "match")
+OUTCOMES = ("team", "place", "win_then_score", "match", "chips")
 """How the tournament reads one deal (:mod:`experiments.tournament.games`): ``team`` every
 seat wins when the team wins (return > 0); ``place`` the returns are win shares and the
 rank key is the finishing place (outcome fields ``place_<seat>``, lower is better);
 ``win_then_score`` the returns are win shares, ties broken by the score (outcome fields
-``score_<seat>``); ``match`` a deal is a match of ``games_per_match`` games (config field
-:attr:`GameDescription.match_games_field`) whose summed returns decide the winner."""
+``score_<seat>``); ``chips`` the returns are chips won or lost: the most chips win the deal
+(ties share), the score is the chips; ``match`` a deal is a match of ``games_per_match``
+games (config field :attr:`GameDescription.match_games_field`) whose summed returns decide the
+winner."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,10 @@ class GameDescription:
       parameter in order, or a dict by parameter name with ``default_bound`` for the rest.
     - ``simultaneous``: the game has simultaneous moves (a PettingZoo parallel environment).
     - ``rules``: the rules summary's file name under ``docs/rules/``.
+    - ``explicit_deals``: 0, or the number of equally likely deals that are the game's only
+      chance event; the rules core then offers ``init_deal(cfg, deal, out)`` (a new game with
+      deal ``deal``), :meth:`engines.protocol.GameState.from_deal` builds one, and the OpenSpiel
+      adapter makes the deal one explicit chance node (so CFR can walk the whole tree).
     """
 
     name: str
@@ -73,6 +79,7 @@ class GameDescription:
     default_bound: tuple[float, float] = (0.0, 1.0)
     simultaneous: bool = False
     rules: str = ""
+    explicit_deals: int = 0
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):

@@ -20,6 +20,7 @@ REGISTRY = (
     "lure",
     "rats",
     "recurring",
+    "kuhn_poker",
 )
 """The registered games, in id order (one line per game)."""
 

@@ -242,6 +242,25 @@ class GameState:
             return False
         return True
 
+    @classmethod
+    def from_deal(cls, deal: int, config=None) -> GameState:
+        """A new game whose only chance event, the deal, is ``deal`` (``0 .. explicit_deals -
+        1`` of the game's description; the core's ``init_deal``); chance word and seat
+        memory of seed 0. Raises ``ValueError`` for a game without explicit deals or a bad
+        deal."""
+        from engines.names import describe
+
+        n = describe(cls.game_name).explicit_deals
+        if n == 0:
+            raise ValueError(f"{cls.game_name} has no explicit deals (its chance comes from "
+                             f"the seed)")
+        if isinstance(deal, (bool, np.bool_)) or not isinstance(deal, (int, np.integer)) or not (
+                0 <= deal < n):
+            raise ValueError(f"bad deal {deal!r}: expected 0..{n - 1}")
+        st = cls(config, 0)
+        st.core.init_deal(st.config.to_array(), int(deal), st.state)
+        return st
+
     def events(self, before, action: int, who) -> list[str]:
         """Lines on what ``action`` resolved that the table no longer shows (a trick taken, a
         round's catches...), for a person following the game (``boardlab play``): ``before``

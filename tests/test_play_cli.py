@@ -9,11 +9,14 @@ import json
 
 import pytest
 
+from engines.names import DESCRIPTIONS
 from engines.protocol import GAME_NAMES, load_record
 from experiments.cli import build_parser, main
 from experiments.cli.play import run
 
-PLAYERS = {"river_rats": 2, "lure": 2, "rats": 3, "recurring": 3}
+PLAYERS = {g: d.play_players for g, d in DESCRIPTIONS.items()} | {
+    "river_rats": 2, "lure": 2, "rats": 3, "recurring": 3}
+"""Small tables; a game added to the registry plays its description's ``play_players``."""
 
 
 def _args(game, *argv):

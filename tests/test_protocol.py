@@ -199,7 +199,8 @@ def test_no_game_name_decides_code_outside_the_descriptions():
     in the command line, the tournament, the adapters or the learning tools."""
     import re
 
-    pat = re.compile(r"""(==|!=)\\s*["'](%s)["']""" % "|".join(GAME_NAMES))
+    names = "|".join(GAME_NAMES)
+    pat = re.compile(rf"""(==|!=)\s*["']({names})["']""")
     hits = []
     for folder in ("experiments/cli", "experiments/tournament", "experiments/interop",
                    "experiments/learn", "agents"):
@@ -208,3 +209,27 @@ def test_no_game_name_decides_code_outside_the_descriptions():
                 if pat.search(line):
                     hits.append(f"{f.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not hits, hits
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_agents_meet_the_contract(game):
+    from agents.contract import contract
+
+    c = contract(game)
+    assert c.specs and c.policy_functions and c.has_search
+
+
+def test_a_missing_agents_hook_is_one_line():
+    import types
+
+    from agents.contract import check_module
+    from agents.policy import agents_module
+
+    real = agents_module("rats")
+    for drop, msg in (("act", "missing hook act"), ("POLICY_FUNCTIONS", "POLICY_FUNCTIONS"),
+                      ("LEAF_VALUE_NAMES", "missing hook LEAF_VALUE_NAMES")):
+        mod = types.ModuleType("fake")
+        mod.__dict__.update({k: v for k, v in vars(real).items() if k != drop})
+        with pytest.raises(ValueError, match=msg) as e:
+            check_module("rats", mod)
+        assert "\n" not in str(e.value) and "agents/rats.py" in str(e.value)

@@ -23,7 +23,7 @@ def register(sub) -> None:
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__.split("\n\n")[0])
     p.add_argument("game", metavar="GAME", choices=GameChoices(GAME_NAMES),
-                   help="river-rats, lure, rats or recurring")
+                   help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     p.add_argument("--players", type=int, default=None,
                    help="number of players (default: the game's usual count)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0-based (default 0)")

@@ -30,9 +30,10 @@ def parse_options(items) -> dict:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
-                   help="rats, recurring, river-rats or lure")
+                   help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     p.add_argument("--players", type=int, default=None,
-                   help="seats per table (default: 4)")
+                   help="seats per table (default: the game's default, 4 for the four "
+                        "board games)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="a rules option of the game's config (repeatable), e.g. "
                         "difficulty=expert, games_per_match=5")
@@ -125,7 +126,7 @@ def register(sub) -> None:
         description="The agent win-rate table of a game: River Rats teams on the same game "
                     "seeds; competitive games by a duplicate tournament per player count.")
     w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
-                   help="rats, recurring, river-rats or lure")
+                   help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     w.add_argument("--agents", default=None,
                    help="comma-separated agents (default: the shipped agents that neither "
                         "search nor see hidden cards)")

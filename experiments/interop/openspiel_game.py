@@ -37,7 +37,9 @@ and ``chance_outcomes()`` stays small). After the last seed byte the game is det
 the seed, so the OpenSpiel history (8 chance picks + the actions) replays the state exactly, and
 OpenSpiel's serialization round-trips (a pyspiel Python state is serialized as its history
 plus its pickled Python data; both reproduce the state). ``max_chance_outcomes`` is 256 also
-with a fixed seed (an upper bound).
+with a fixed seed (an upper bound). A game whose description has ``explicit_deals`` (Kuhn
+poker: 6) has instead one chance node whose outcomes are its deals (equally likely), after which
+it is deterministic: the whole game tree is small enough for OpenSpiel's CFR and exploitability.
 
 **Views.** ``information_state_string(p)`` is perfect recall (Kuhn's sense, which CFR and
 ISMCTS rely on): the step API's
@@ -234,11 +236,11 @@ class BoardlabGame(pyspiel.Game):
         self.config = cls._as_config(base)
         self.fixed_seed = _parse_seed(params.get("seed", ""))
         u, lo, hi, total = _utility(game)
-        n_chance = 0 if self.fixed_seed is not None else SEED_CHANCE_NODES
+        n_chance = 0 if self.fixed_seed is not None else (1 if self.deals else SEED_CHANCE_NODES)
         self.num_chance_nodes = n_chance
         info = pyspiel.GameInfo(
             num_distinct_actions=int(C.NUM_DISTINCT_ACTIONS),
-            max_chance_outcomes=SEED_OUTCOMES,
+            max_chance_outcomes=self.chance_width,
             num_players=int(n),
             min_utility=lo,
             max_utility=hi,
@@ -247,7 +249,18 @@ class BoardlabGame(pyspiel.Game):
         full = {"players": int(n), "seed": _seed_text(self.fixed_seed),
                 "config": _config_text(extra)}
         super().__init__(gtype, info, full)
-        self._outcomes = [(b, 1.0 / SEED_OUTCOMES) for b in range(SEED_OUTCOMES)]
+        self._outcomes = [(b, 1.0 / self.chance_width) for b in range(self.chance_width)]
+
+    @property
+    def deals(self) -> int:
+        """The number of explicit deals (the description's ``explicit_deals``; 0: the seed's
+        chance nodes)."""
+        return describe(self.game_name).explicit_deals
+
+    @property
+    def chance_width(self) -> int:
+        """Outcomes of each chance node: the deals, or the 256 values of a seed byte."""
+        return self.deals or SEED_OUTCOMES
 
     @property
     def core(self):
@@ -412,7 +425,8 @@ class BoardlabState(pyspiel.State):
         return x.legal[:n].tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The 256 equally likely values of the next seed byte."""
+        """The equally likely values of the next seed byte (256), or the deals of a game with
+        explicit deals."""
         return self._x.game._outcomes
 
     # Python-side fast paths of OpenSpiel's accessors (module docstring, "Speed"): the C++ path
@@ -424,7 +438,7 @@ class BoardlabState(pyspiel.State):
         x = self._x
         if x.gs is None:
             if player is None or player == pyspiel.PlayerId.CHANCE:
-                return list(range(SEED_OUTCOMES))
+                return list(range(x.game.chance_width))
             return []
         cur = int(x.core.current_player(x.gs.state))
         if cur < 0 or (player is not None and int(player) != cur):
@@ -480,6 +494,13 @@ class BoardlabState(pyspiel.State):
         x = self._x
         if x.gs is None:
             b = int(action)
+            if x.game.deals:
+                if not 0 <= b < x.game.deals:
+                    raise ValueError(f"bad chance outcome {action!r}: expected a deal "
+                                     f"0..{x.game.deals - 1}")
+                x.seed_bytes.append(b)
+                x.start(x.game.state_class.from_deal(b, x.game.config))
+                return
             if not 0 <= b < SEED_OUTCOMES:
                 raise ValueError(f"bad chance outcome {action!r}: expected a seed byte 0..255")
             x.seed_bytes.append(b)
@@ -499,6 +520,8 @@ class BoardlabState(pyspiel.State):
         """A seed byte (``"seed byte 3 = 17"``) or the game's action text in this state."""
         x = self._x
         if player == pyspiel.PlayerId.CHANCE or x.gs is None:
+            if x.game.deals:
+                return f"deal {int(action)}"
             return f"seed byte {len(x.seed_bytes)} = {int(action)}"
         return x.gs.action_to_string(int(action))
 
@@ -542,6 +565,8 @@ class BoardlabState(pyspiel.State):
     def __str__(self) -> str:
         """The game's text table (every card shown), or the seed bytes chosen so far."""
         x = self._x
+        if x.gs is None and x.game.deals:
+            return f"{x.game.get_type().long_name}: dealing"
         if x.gs is None:
             return (f"{x.game.get_type().long_name}: choosing the seed, byte "
                     f"{len(x.seed_bytes)} of {SEED_CHANCE_NODES}")
@@ -578,7 +603,7 @@ class BoardlabObserver:
         C = game.core
         self._core = C
         self._perfect = perfect
-        self._n_chance = SEED_CHANCE_NODES
+        self._n_chance = game.num_chance_nodes or SEED_CHANCE_NODES
         if perfect:
             self.tensor = np.zeros(C.TENSOR_SIZE, dtype=np.float32)
             self.dict = {"info_state": self.tensor}

@@ -290,9 +290,9 @@ class GameAdapter:
     def check_params(self, base: str, vec: np.ndarray) -> None:
         """Game-specific checks of a parameter vector (the agents module's ``check_params``,
         if it has one); raises ``ValueError``."""
-        from agents.policy import agents_module
+        from agents.contract import contract
 
-        check = getattr(agents_module(self.name), "check_agent_params", None)
+        check = contract(self.name).check_agent_params
         if check is not None and base in self.shipped:
             check(base, vec)
 
@@ -369,6 +369,9 @@ class GameAdapter:
         if kind == "win_then_score":
             score = per_seat("score")
             return Outcome(ret.copy(), score, ret * 1e4 + score)
+        if kind == "chips":
+            top = ret == ret.max(axis=1, keepdims=True)
+            return Outcome(top / top.sum(axis=1, keepdims=True), ret.copy(), ret.copy())
         totals = ret.reshape(n_deals, g, n).sum(axis=1)
         top = totals == totals.max(axis=1, keepdims=True)
         n_top = top.sum(axis=1, keepdims=True)

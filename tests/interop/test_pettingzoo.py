@@ -38,7 +38,7 @@ def test_api_and_seed(game, n):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_reset_seed_is_new_game_and_obs_matches_step_api(game):
     cls = game_class(game)
-    n = core_of(game).MIN_PLAYERS + 1
+    n = min(core_of(game).MIN_PLAYERS + 1, core_of(game).MAX_PLAYERS)
     cfg = cls._as_config({**cls.config_class().to_dict(), "n_players": n})
     env = Z.raw_env(game, n)
     seed = 2**63 + 12345

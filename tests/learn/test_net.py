@@ -53,7 +53,8 @@ def _decisions(game, n_players, seed, policy="net", limit=40):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_net_is_registered_and_plays_legal_actions(game, tiny):
     assert "net" in names(game) and get_spec(game, "net").kind == K_NET
-    n = game_class(game).core.MIN_PLAYERS + 1
+    C = game_class(game).core
+    n = min(C.MIN_PLAYERS + 1, C.MAX_PLAYERS)
     for st, _p, legal in _decisions(game, n, 5):
         a = Agent(game, "net")(st)
         assert a in legal
@@ -62,7 +63,8 @@ def test_net_is_registered_and_plays_legal_actions(game, tiny):
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_net_is_fair_on_determinized_worlds(game, tiny):
     """The same decision (and the same seat memory) on determinize(s, player, seed) as on s."""
-    n = game_class(game).core.MIN_PLAYERS + 1
+    C = game_class(game).core
+    n = min(C.MIN_PLAYERS + 1, C.MAX_PLAYERS)
     agent = Agent(game, "net")
     for i, (st, p, _legal) in enumerate(_decisions(game, n, 11, policy="heuristic")):
         a1 = agent(st)

@@ -1,0 +1,140 @@
+"""The agents' contract written as code: what ``agents/<game>.py`` must and may offer, checked
+once per game when its agents are first used (and for every registered game by the
+conformance test), with a one-line error naming the missing or malformed hook.
+
+Required (every game; :mod:`agents.policy` says what each means):
+
+===================  =====================================================================
+``SPECS``            tuple of :class:`agents.policy.PolicySpec`: the shipped policies
+``act``              ``@njit act(kind, state, player, legal, n_legal, params, aux, rng)``
+``make_aux``         ``make_aux(config) -> float64 array`` of game data for ``act``
+``PARAMS_WIDTH``     int: the length of every parameter row passed to ``act``
+``POLICY_FUNCTIONS`` dict name -> ``@njit policy(state, player, legal, n_legal, params, rng)``
+                     of the shipped policies that need no game data (a table of one such
+                     policy compiles only it; may be a subset of ``SPECS``)
+===================  =====================================================================
+
+Optional, by group:
+
+- **Search agents** (all or none): ``leaf_value(state, weights, out)`` (``@njit``),
+  ``LEAF_VALUE_NAMES`` (tuple of str), ``LEAF_VALUE_DEFAULT`` (float array no longer than the
+  names); and the optional settings ``ROLLOUT_POLICY`` (a ``SPECS`` name, default
+  ``"heuristic"``), ``SEARCH_PRESETS`` (preset name -> (simulations, horizon, exploration)),
+  ``SEARCH_HORIZON`` (0, 1 or 2: the horizon of every preset).
+- ``check_agent_params(name, vec)``: game-specific checks of a parameter vector (raises
+  ``ValueError``).
+
+A game without the search group has no search agents (and no ``pimc``/``ismcts`` names).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+__all__ = ["AgentsContract", "contract", "check_module", "REQUIRED", "SEARCH_GROUP"]
+
+REQUIRED = ("SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS")
+"""The hooks every ``agents/<game>.py`` defines."""
+SEARCH_GROUP = ("leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT")
+"""The hooks a game with search agents defines together."""
+
+
+@dataclass(frozen=True)
+class AgentsContract:
+    """The checked hooks of one game's agents module (:func:`contract`): the required ones,
+    and the optional ones (None or the documented default where absent)."""
+
+    game: str
+    module: ModuleType
+    specs: tuple
+    act: Callable
+    make_aux: Callable
+    params_width: int
+    policy_functions: dict
+    leaf_value: Callable | None = None
+    leaf_value_names: tuple[str, ...] = ()
+    leaf_value_default: Any = None
+    rollout_policy: str = "heuristic"
+    search_presets: dict = field(default_factory=dict)
+    search_horizon: int | None = None
+    check_agent_params: Callable | None = None
+
+    @property
+    def has_search(self) -> bool:
+        """True if the game offers the search agents (it has the search group)."""
+        return self.leaf_value is not None
+
+
+def check_module(game: str, mod: ModuleType) -> AgentsContract:
+    """The :class:`AgentsContract` of ``mod`` (the agents module of ``game``). Raises
+    ``ValueError`` in one line naming the module and the first missing or malformed hook."""
+    where = f"agents/{game}.py"
+
+    def bad(msg: str):
+        raise ValueError(f"{where}: {msg}")
+
+    for name in REQUIRED:
+        if not hasattr(mod, name):
+            bad(f"missing hook {name} (required: {', '.join(REQUIRED)}; see agents.contract)")
+    specs = tuple(mod.SPECS)
+    from agents.policy import PolicySpec
+
+    if not specs or not all(isinstance(s, PolicySpec) and s.game == game for s in specs):
+        bad(f"SPECS must be a non-empty tuple of PolicySpec of game {game!r}")
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        bad("SPECS names must be distinct")
+    for hook in ("act", "make_aux"):
+        if not callable(getattr(mod, hook)):
+            bad(f"{hook} must be callable")
+    width = mod.PARAMS_WIDTH
+    if not isinstance(width, int) or width < 0 or any(len(s.default_params) > width
+                                                      for s in specs):
+        bad(f"PARAMS_WIDTH {width!r} must be an int at least every SPECS parameter count")
+    pf = mod.POLICY_FUNCTIONS
+    if not isinstance(pf, dict) or not set(pf) <= set(names) or not all(map(callable,
+                                                                            pf.values())):
+        bad(f"POLICY_FUNCTIONS must map SPECS names ({', '.join(names)}) to compiled policies")
+    present = [h for h in SEARCH_GROUP if hasattr(mod, h)]
+    kw: dict[str, Any] = {}
+    if present:
+        if len(present) != len(SEARCH_GROUP):
+            missing = [h for h in SEARCH_GROUP if h not in present]
+            bad(f"missing hook {missing[0]} (the search agents need all of "
+                f"{', '.join(SEARCH_GROUP)})")
+        if len(mod.LEAF_VALUE_DEFAULT) > len(mod.LEAF_VALUE_NAMES):
+            bad("LEAF_VALUE_DEFAULT has more weights than LEAF_VALUE_NAMES")
+        roll = getattr(mod, "ROLLOUT_POLICY", "heuristic")
+        if roll not in names:
+            bad(f"ROLLOUT_POLICY {roll!r} is not one of SPECS ({', '.join(names)})")
+        horizon = getattr(mod, "SEARCH_HORIZON", None)
+        if horizon not in (None, 0, 1, 2):
+            bad(f"SEARCH_HORIZON {horizon!r}: expected 0, 1 or 2")
+        kw.update(leaf_value=mod.leaf_value, leaf_value_names=tuple(mod.LEAF_VALUE_NAMES),
+                  leaf_value_default=mod.LEAF_VALUE_DEFAULT, rollout_policy=roll,
+                  search_presets=dict(getattr(mod, "SEARCH_PRESETS", {})),
+                  search_horizon=horizon)
+    check = getattr(mod, "check_agent_params", None)
+    if check is not None and not callable(check):
+        bad("check_agent_params must be callable")
+    return AgentsContract(game=game, module=mod, specs=specs, act=mod.act,
+                          make_aux=mod.make_aux, params_width=width, policy_functions=dict(pf),
+                          check_agent_params=check, **kw)
+
+
+_contracts: dict[str, AgentsContract] = {}
+
+
+def contract(game: str) -> AgentsContract:
+    """The checked :class:`AgentsContract` of ``game``'s agents module ``agents.<game>``
+    (checked once per process; ``ValueError`` in one line, see :func:`check_module`)."""
+    from engines.protocol import normalize_game_name
+
+    game = normalize_game_name(game)
+    if game not in _contracts:
+        _contracts[game] = check_module(game, importlib.import_module(f"agents.{game}"))
+    return _contracts[game]
