@@ -343,158 +343,204 @@ def run_experiment(
         code_fp = source_hash()
         fp = f"{settings_fp}:{code_fp}"
         state_path = Path(out_dir) / STATE_FILE if out_dir is not None else None
-        base = _batch_sizes(games_per_cell, batch_size)
-
-        def sizes_for(n_batches: int) -> list[int]:
-            extra = n_batches - len(base)
-            return base + [batch_size] * max(0, extra)
-
-        def grow(n_batches: int) -> int:
-            """Batches after one more round (``group_batches``, capped by ``max_games``)."""
-            room = max_games - sum(sizes_for(n_batches))
-            return n_batches + min(group_batches, max(0, -(-room // batch_size)))
-
-        def batch_games(b: int) -> int:
-            return base[b] if b < len(base) else batch_size
-
-        max_batches = len(base)
-        while grow(max_batches) > max_batches:
-            max_batches = grow(max_batches)
-
+        plan = _Schedule(games_per_cell, batch_size, max_games, group_batches)
         state = None
         if state_path is not None and state_path.exists():
-            try:
-                saved = read_json(state_path)
-            except (ValueError, OSError) as exc:
-                saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
-            if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
-                    and isinstance(saved.get("done"), list)
-                    and isinstance(saved.get("totals"), list)):
-                if not (isinstance(saved, dict)
-                        and str(saved.get("fingerprint", "")).startswith("unreadable")):
-                    saved = {"fingerprint": "unreadable: not a state file of the runner"}
-            if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
-                raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
-                                 "start over with --force (overwrite=True), or remove it")
-            # this experiment's state: every part checked before any is used (never repaired)
-            problem = (_validate_state(saved, len(cells), batch_games, max_batches, success_key)
-                       if saved.get("version") == STATE_VERSION and saved.get("fingerprint") == fp
-                       else None)
-            if problem is None:
-                try:
-                    state = _State.from_saved(saved, len(cells), fp) if "done" in saved else None
-                except (TypeError, KeyError, ValueError, AttributeError) as exc:
-                    problem = f"{type(exc).__name__}: {exc}"
-            if problem is not None:
-                if not overwrite:
-                    raise ValueError(f"{state_path} is damaged ({problem}): start over with "
-                                     "--force (overwrite=True), or remove it")
-                state = None
-            old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
-            if state is None and not overwrite:
-                if old_settings != settings_fp:
-                    what = ("of a different experiment (other cells, seed, games or options)")
-                elif old_code != code_fp:
-                    what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
-                            f"now {code_fp}), which may play other games")
-                else:
-                    what = "in a format this version cannot resume"
-                raise ValueError(
-                    f"{out_dir} holds partial results {what}: choose another output folder, or "
-                    f"start over with --force (overwrite=True)")
+            state = _resume_state(state_path, out_dir, fp, settings_fp, code_fp, len(cells),
+                                  plan, success_key, overwrite)
         if state is None:
             state = _State(len(cells), fp)
         resumed = sum(len(d) for d in state.done)
         meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
                 "backend": backend, "n_jobs": _worker_count(n_jobs),
                 "machine": machine_info()}
-
-        # batches planned per cell; on a resume, the rounds that earlier runs had started
-        planned = [len(base)] * len(cells)
-        for ci, done in enumerate(state.done):
-            while done and max(done) >= planned[ci] and grow(planned[ci]) > planned[ci]:
-                planned[ci] = grow(planned[ci])
-
+        planned = [plan.resumed_plan(done) for done in state.done]
         if backend != "threading" and n_jobs != 1 and scheduler is None and any(
                 len(state.done[ci]) < planned[ci] for ci in range(len(cells))):
             _compile_first(play_fn, cells[0], seed, progress,
                            parallel if backend == "loky" else None)
-
-        t0 = time.perf_counter()
-        played = 0
-        this_run = {"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "games_played": 0, "wall_time_s": 0.0, "games_per_s": None,
-                    "n_jobs": meta["n_jobs"], "backend": backend,
-                    "code_version": meta["code_version"], "finished": False}
-
-        def record_run(finished: bool = False) -> None:
-            """This run's figures into ``state.runs`` (once it has played games)."""
-            wall_now = time.perf_counter() - t0
-            this_run.update(games_played=played, wall_time_s=round(wall_now, 3),
-                            games_per_s=round(played / wall_now, 3) if wall_now > 0 else None,
-                            finished=finished)
-            if played and not any(r is this_run for r in state.runs):
-                state.runs.append(this_run)
-
-        def save_state() -> None:
-            record_run()
-            state.save(state_path, meta)
-
+        run = _RunRecord(state, meta, state_path)
         round_no = 0
         while True:
-            units = []
-            for ci in range(len(cells)):
-                for b, n in enumerate(sizes_for(planned[ci])):
-                    if b not in state.done[ci]:
-                        units.append((ci, b, n))
             round_no += 1
-            with ExitStack() as stack:
-                if units:
-                    # one bar per round, each from 0 to its own games: never moves backwards
-                    n_cells = len({ci for ci, _, _ in units})
-                    desc = ("games" if round_no == 1 and ci_width is None else
-                            f"round {round_no}: {sum(n for _, _, n in units):,} "
-                            f"{'more ' if round_no > 1 else ''}games for {n_cells} cell"
-                            f"{'s' if n_cells > 1 else ''}")
-                    bar = stack.enter_context(tqdm(
-                        total=sum(n for _, _, n in units), unit="game", unit_scale=True,
-                        disable=not progress, smoothing=0.05, desc=desc, dynamic_ncols=True))
-                    since_save = 0
-                    jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed,
-                                                      os.getpid())
-                            for ci, b, n in units)
-                    for ci, b, stats in parallel(jobs):
-                        state.add(ci, b, stats)
-                        played += int(stats["games"])
-                        bar.update(int(stats["games"]))
-                        since_save += 1
-                        if state_path is not None and since_save >= group_batches:
-                            save_state()
-                            since_save = 0
-                    if state_path is not None:
-                        save_state()
-                if ci_width is None:
-                    break
-                grew = False
-                for ci in range(len(cells)):
-                    tot = state.totals[ci]
-                    games = int(tot.get("games", 0))
-                    lo, hi = wilson_interval(int(tot.get(success_key, 0)), games)
-                    if float(hi - lo) > ci_width and grow(planned[ci]) > planned[ci]:
-                        planned[ci] = grow(planned[ci])
-                        grew = True
-                if not grew:
-                    break
-        wall = time.perf_counter() - t0
-        record_run(finished=True)
-        if state_path is not None and played:
-            state.save(state_path, meta)
+            units = [(ci, b, n) for ci in range(len(cells))
+                     for b, n in enumerate(plan.sizes_for(planned[ci]))
+                     if b not in state.done[ci]]
+            if units:
+                _play_round(parallel, play_fn, cells, units, seed, run, round_no, ci_width,
+                            group_batches, progress)
+            if ci_width is None or not _grow_wide_cells(state, planned, plan, ci_width,
+                                                        success_key):
+                break
+        return run.finish(cells, resumed)
+
+
+class _Schedule:
+    """The batches of one cell: the first ``games_per_cell`` games in batches of at most
+    ``batch_size``, then (with ``--ci-width``) rounds of ``group_batches`` more full batches,
+    up to ``max_games`` games."""
+
+    def __init__(self, games_per_cell: int, batch_size: int, max_games: int,
+                 group_batches: int):
+        self.base = _batch_sizes(games_per_cell, batch_size)
+        self.batch_size = batch_size
+        self.max_games = max_games
+        self.group_batches = group_batches
+        self.max_batches = len(self.base)
+        while self.grow(self.max_batches) > self.max_batches:
+            self.max_batches = self.grow(self.max_batches)
+
+    def sizes_for(self, n_batches: int) -> list[int]:
+        """The games of each of the first ``n_batches`` batches."""
+        return self.base + [self.batch_size] * max(0, n_batches - len(self.base))
+
+    def grow(self, n_batches: int) -> int:
+        """Batches after one more round (``group_batches``, capped by ``max_games``)."""
+        room = self.max_games - sum(self.sizes_for(n_batches))
+        return n_batches + min(self.group_batches, max(0, -(-room // self.batch_size)))
+
+    def batch_games(self, b: int) -> int:
+        """The games of batch ``b``."""
+        return self.base[b] if b < len(self.base) else self.batch_size
+
+    def resumed_plan(self, done) -> int:
+        """Batches planned for a cell whose batches ``done`` are finished: the rounds that
+        earlier runs had started."""
+        n = len(self.base)
+        while done and max(done) >= n and self.grow(n) > n:
+            n = self.grow(n)
+        return n
+
+
+def _resume_state(state_path: Path, out_dir, fp: str, settings_fp: str, code_fp: str,
+                  n_cells: int, plan: _Schedule, success_key: str, overwrite: bool):
+    """The :class:`_State` to resume from ``state_path`` (this experiment's, checked whole
+    before any of it is used, never repaired), or None to start over (only with
+    ``overwrite``). Raises ``ValueError`` naming the file for an unreadable, damaged or other
+    experiment's state."""
+    try:
+        saved = read_json(state_path)
+    except (ValueError, OSError) as exc:
+        saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
+    if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
+            and isinstance(saved.get("done"), list)
+            and isinstance(saved.get("totals"), list)):
+        if not (isinstance(saved, dict)
+                and str(saved.get("fingerprint", "")).startswith("unreadable")):
+            saved = {"fingerprint": "unreadable: not a state file of the runner"}
+    if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
+        raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
+                         "start over with --force (overwrite=True), or remove it")
+    state = None
+    problem = (_validate_state(saved, n_cells, plan.batch_games, plan.max_batches, success_key)
+               if saved.get("version") == STATE_VERSION and saved.get("fingerprint") == fp
+               else None)
+    if problem is None:
+        try:
+            state = _State.from_saved(saved, n_cells, fp) if "done" in saved else None
+        except (TypeError, KeyError, ValueError, AttributeError) as exc:
+            problem = f"{type(exc).__name__}: {exc}"
+    if problem is not None:
+        if not overwrite:
+            raise ValueError(f"{state_path} is damaged ({problem}): start over with "
+                             "--force (overwrite=True), or remove it")
+        state = None
+    old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
+    if state is None and not overwrite:
+        if old_settings != settings_fp:
+            what = ("of a different experiment (other cells, seed, games or options)")
+        elif old_code != code_fp:
+            what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
+                    f"now {code_fp}), which may play other games")
+        else:
+            what = "in a format this version cannot resume"
+        raise ValueError(
+            f"{out_dir} holds partial results {what}: choose another output folder, or "
+            f"start over with --force (overwrite=True)")
+    return state
+
+
+class _RunRecord:
+    """This run's figures (games played, wall time), kept in the state's ``runs`` and saved
+    with it."""
+
+    def __init__(self, state: _State, meta: dict, state_path: Path | None):
+        self.state, self.meta, self.state_path = state, meta, state_path
+        self.t0 = time.perf_counter()
+        self.played = 0
+        self.this_run = {"started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                         "games_played": 0, "wall_time_s": 0.0, "games_per_s": None,
+                         "n_jobs": meta["n_jobs"], "backend": meta["backend"],
+                         "code_version": meta["code_version"], "finished": False}
+
+    def record(self, finished: bool = False) -> None:
+        """This run's figures into ``state.runs`` (once it has played games)."""
+        wall_now = time.perf_counter() - self.t0
+        self.this_run.update(games_played=self.played, wall_time_s=round(wall_now, 3),
+                             games_per_s=(round(self.played / wall_now, 3) if wall_now > 0
+                                          else None), finished=finished)
+        if self.played and not any(r is self.this_run for r in self.state.runs):
+            self.state.runs.append(self.this_run)
+
+    def save(self) -> None:
+        """Record, then write the state atomically (no-op without an output folder)."""
+        if self.state_path is not None:
+            self.record()
+            self.state.save(self.state_path, self.meta)
+
+    def finish(self, cells: list, resumed: int) -> RunResult:
+        """The last record and save, and the run's :class:`RunResult`."""
+        wall = time.perf_counter() - self.t0
+        self.record(finished=True)
+        if self.state_path is not None and self.played:
+            self.state.save(self.state_path, self.meta)
+        meta = self.meta
         meta["wall_time_s"] = wall
-        meta["games_played_this_run"] = played
-        meta["runs"] = [dict(r) for r in state.runs]
-        return RunResult(cells=cells, totals=state.totals,
-                         batches_done=[len(d) for d in state.done], wall_time=wall,
-                         games_played=played, resumed_batches=resumed, meta=meta)
+        meta["games_played_this_run"] = self.played
+        meta["runs"] = [dict(r) for r in self.state.runs]
+        return RunResult(cells=cells, totals=self.state.totals,
+                         batches_done=[len(d) for d in self.state.done], wall_time=wall,
+                         games_played=self.played, resumed_batches=resumed, meta=meta)
+
+
+def _play_round(parallel, play_fn, cells, units, seed: int, run: _RunRecord, round_no: int,
+                ci_width, group_batches: int, progress: bool) -> None:
+    """Play the batches ``units`` (``(cell, batch, games)``) on ``parallel``, adding their
+    stats to the state and saving it every ``group_batches`` batches and at the end; one
+    progress bar per round, from 0 to its own games (never moves backwards)."""
+    n_cells = len({ci for ci, _, _ in units})
+    total = sum(n for _, _, n in units)
+    desc = ("games" if round_no == 1 and ci_width is None else
+            f"round {round_no}: {total:,} {'more ' if round_no > 1 else ''}games for "
+            f"{n_cells} cell{'s' if n_cells > 1 else ''}")
+    with tqdm(total=total, unit="game", unit_scale=True, disable=not progress,
+              smoothing=0.05, desc=desc, dynamic_ncols=True) as bar:
+        since_save = 0
+        jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed, os.getpid())
+                for ci, b, n in units)
+        for ci, b, stats in parallel(jobs):
+            run.state.add(ci, b, stats)
+            run.played += int(stats["games"])
+            bar.update(int(stats["games"]))
+            since_save += 1
+            if since_save >= group_batches:
+                run.save()
+                since_save = 0
+        run.save()
+
+
+def _grow_wide_cells(state: _State, planned: list[int], plan: _Schedule, ci_width: float,
+                     success_key: str) -> bool:
+    """Plan one more round for every cell whose 95% interval is wider than ``ci_width`` and
+    that may still grow; True if any did."""
+    grew = False
+    for ci in range(len(planned)):
+        tot = state.totals[ci]
+        lo, hi = wilson_interval(int(tot.get(success_key, 0)), int(tot.get("games", 0)))
+        if float(hi - lo) > ci_width and plan.grow(planned[ci]) > planned[ci]:
+            planned[ci] = plan.grow(planned[ci])
+            grew = True
+    return grew
 
 
 def _worker_count(n_jobs: int) -> int:
