@@ -1,14 +1,18 @@
 # boardlab: the two commands of the README's quick start.
 #   make run   creates .venv, installs boardlab, runs the main job
 #   make test  creates .venv if needed, installs, runs the whole test suite
+#   make docs        builds the documentation site (docs/, mkdocs.yml) into build/site
+#   make notebooks   installs the notebook extra (JupyterLab) and opens notebooks/ in Jupyter
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 BASE   := $(VENV)/.installed-base
+DOCS   := $(VENV)/.installed-docs
+NOTEBOOK := $(VENV)/.installed-notebook
 UV     := $(VENV)/bin/uv
 
-.PHONY: run test test-quick bench lint clean
+.PHONY: run test test-quick bench lint clean docs notebooks
 
 # The virtual environment with uv, the installer both targets use (it installs the base
 # dependencies in about 3 s from its cache where pip took 15-22 s; pip is installed too).
@@ -40,10 +44,21 @@ $(BASE): pyproject.toml | $(UV)
 	touch $(BASE)
 
 $(STAMP): pyproject.toml | $(UV)
-	$(UV) pip install --quiet --python $(PY) --compile-bytecode pip -e ".[dev,cluster,interop,learn]"
-	touch $(STAMP) $(BASE)
+	$(UV) pip install --quiet --python $(PY) --compile-bytecode pip -e ".[dev,cluster,interop,learn,docs]"
+	touch $(STAMP) $(BASE) $(DOCS)
 
 install: $(STAMP)
+
+# The documentation site and the notebooks each install their own extras (docs: mkdocs-material
+# and mkdocstrings; notebook: JupyterLab, with interop for notebooks/interop_training.ipynb)
+# on top of boardlab.
+$(DOCS): pyproject.toml | $(UV)
+	$(UV) pip install --quiet --python $(PY) pip -e ".[docs]"
+	touch $(DOCS)
+
+$(NOTEBOOK): pyproject.toml | $(UV)
+	$(UV) pip install --quiet --python $(PY) pip -e ".[notebook,interop]"
+	touch $(NOTEBOOK)
 
 # The main job: River Rats win rate per Rat pair at 1-4 players with the best heuristic, with
 # enough games that every 95% interval is at most +-1 point wide (writes results/river_rats/quick)
@@ -63,6 +78,16 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engines agents experiments tests benchmarks
+
+# The documentation site: mkdocs.yml, pages under docs/, API pages from the docstrings; --strict
+# fails on a broken link or a missing page (as tests/test_docs.py does). Output: build/site/.
+docs: $(DOCS)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The notebooks in JupyterLab (it prints the address to open; Ctrl-C stops it). Jupyter refuses
+# to run as root unless told, so in a container running as root the target says --allow-root.
+notebooks: $(NOTEBOOK)
+	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
