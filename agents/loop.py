@@ -177,7 +177,7 @@ def game_of_config(config) -> str:
     if len(mod) >= 2 and mod[0] == "engines" and mod[1] in GAME_IDS:
         return mod[1]
     raise ValueError(f"bad config {config!r}: expected the config of a game "
-                     f"(engines.<game>.Config), or pass game=")
+                     f"(engines.<game>.config: RiverRatsConfig, LureConfig...), or pass game=")
 
 
 def _seat_functions(game: str, policies, n_players: int):

@@ -39,8 +39,8 @@ cells = json.loads(sys.argv[3])
 def runner(game, pol, n):
     if version == "old":
         if game == "river_rats":
-            from engines.river_rats import Config, play_batch
-            return lambda k, s: play_batch(Config(n_players=n), pol, k, seed=s)
+            from engines.river_rats import RiverRatsConfig, play_batch
+            return lambda k, s: play_batch(RiverRatsConfig(n_players=n), pol, k, seed=s)
         if game == "rats":
             from engines.rats import RatsConfig
             from engines.rats.batch import play_batch

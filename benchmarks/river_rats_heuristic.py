@@ -68,9 +68,9 @@ def measure(n_players: int, old_policy, games: int, rounds: int) -> dict:
     from agents import river_rats as R
     from agents.loop import run_games
     from engines import chance
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
 
-    cfg = Config(n_players=n_players)
+    cfg = RiverRatsConfig(n_players=n_players)
     prm = R.DEFAULT_PARAMS
     runs = {"old": lambda sd: run_games(cfg, old_policy, sd, params=prm),
             "new": lambda sd: run_games(cfg, R.heuristic_policy, sd, params=prm),

@@ -43,10 +43,10 @@ def _chunk(n_players: int, difficulty: str, name: str, budget: int | None,
     from agents.loop import run_games
     from agents.policy import get_spec
     from engines import chance
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 
-    cfg = Config(n_players=n_players, difficulty=difficulty)
+    cfg = RiverRatsConfig(n_players=n_players, difficulty=difficulty)
     params = None
     if budget is not None:
         params = get_spec("river_rats", name).params_array()

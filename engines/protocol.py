@@ -11,7 +11,7 @@ kernel (``@njit(cache=True)``)              contract
 ==========================================  ====================================================
 ``init_state(cfg, seed, out)``              a new game in ``out`` (``int64 (STATE_SIZE,)``) from
                                             the config array ``cfg`` (``int64 (CONFIG_SIZE,)``,
-                                            ``Config.to_array()``) and the game's seed word
+                                            ``<Game>Config.to_array()``) and the game's seed word
                                             ``seed`` (``int64``); all later chance comes from the
                                             word kept in the state
 ``legal_actions(s, out) -> n``              the legal actions of the player to act, written to

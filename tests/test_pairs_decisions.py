@@ -7,7 +7,7 @@ import pytest
 
 from agents.loop import play_batch, play_stepwise
 from engines import chance
-from engines.river_rats import Config
+from engines.river_rats import RiverRatsConfig
 from experiments.cli import main
 from experiments.pairs.decisions import (
     KIND_LABELS,
@@ -27,7 +27,7 @@ def test_same_randomized_agent_as_reference_never_differs():
 def test_the_agent_plays_the_batch_simulators_games_and_the_reference_only_watches():
     d = decision_differences("heuristic", "random", players=2, n_games=4, seed=11)
     words = chance.game_seeds(chance.as_word(11), 4)
-    cfg = Config(n_players=2)
+    cfg = RiverRatsConfig(n_players=2)
     for g in range(4):
         st = play_stepwise(cfg, "heuristic", chance.word_to_seed(words[g]))
         replay = type(st)(cfg, st.seed)
@@ -58,7 +58,7 @@ def test_summary_shares_add_up():
 
 
 def test_loss_stages_match_the_games_outcomes():
-    df = play_batch(Config(n_players=3, rats=("C", "S")), "heuristic", 400, seed=3)
+    df = play_batch(RiverRatsConfig(n_players=3, rats=("C", "S")), "heuristic", 400, seed=3)
     lost = df["won"] == 0
     assert (df.loc[~lost, "rats_defeated"] == 2).all()
     table = pd.DataFrame({"win_rate": [df["won"].mean()],

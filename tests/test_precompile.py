@@ -27,13 +27,13 @@ import numpy as np
 from agents import recurring
 from agents.loop import play_batch
 from agents.precompile import policy_in_cache, prepare_loop
-from engines.recurring.config import RecurringConfig as Config
+from engines.recurring.config import RecurringConfig as RiverRatsConfig
 fn = recurring.POLICY_FUNCTIONS["greedy"]
 before = policy_in_cache(fn)
-used = prepare_loop("recurring", Config(n_players=3), ["greedy"])
+used = prepare_loop("recurring", RiverRatsConfig(n_players=3), ["greedy"])
 after = policy_in_cache(fn)
 compiled_here = len(fn.overloads)
-df = play_batch(Config(n_players=3), "greedy", 12, seed=2026)
+df = play_batch(RiverRatsConfig(n_players=3), "greedy", 12, seed=2026)
 print(json.dumps({"before": before, "used": used, "after": after,
                   "compiled_here": compiled_here,
                   "hits": sum(fn.stats.cache_hits.values()),
@@ -46,7 +46,7 @@ print(json.dumps({"before": before, "used": used, "after": after,
 @pytest.mark.slow
 def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same_games(
         tmp_path):
-    from engines.recurring.config import RecurringConfig as Config
+    from engines.recurring.config import RecurringConfig as RiverRatsConfig
 
     env = {k: v for k, v in os.environ.items()
            if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR")}
@@ -59,25 +59,26 @@ def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same
     # loaded it from there
     assert r["after"] is True and r["compiled_here"] == 0
     assert r["hits"] == 1 and r["misses"] == 0
-    here = play_batch(Config(n_players=3), "greedy", 12, seed=2026)
+    here = play_batch(RiverRatsConfig(n_players=3), "greedy", 12, seed=2026)
     assert np.array_equal(np.array(r["returns"]),
                           here[[c for c in here.columns if c.startswith("return_")]].to_numpy())
 
 
 def test_a_warm_cache_starts_no_second_process(monkeypatch):
-    from engines.river_rats.config import Config
+    from engines.river_rats.config import RiverRatsConfig
 
-    play_batch(Config(n_players=2), "greedy", 1, seed=1)  # compiled or loaded: in the cache now
+    # compiled or loaded: in the cache now
+    play_batch(RiverRatsConfig(n_players=2), "greedy", 1, seed=1)
     monkeypatch.setattr(P, "_prepared", set())
     # a command refused before its loop ran (another test in this worker) may have left a
     # process it started in _pending: not this test's concern
     monkeypatch.setattr(P, "_pending", {})
     monkeypatch.setattr(P, "_side_process", lambda *a: pytest.fail("started a second process"))
-    assert P.prepare_loop("river_rats", Config(n_players=2), ["greedy"]) is False
+    assert P.prepare_loop("river_rats", RiverRatsConfig(n_players=2), ["greedy"]) is False
 
 
 def test_a_policy_missing_from_the_cache_starts_one_and_waits_for_it(monkeypatch):
-    from engines.river_rats.config import Config
+    from engines.river_rats.config import RiverRatsConfig
 
     started = []
 
@@ -93,10 +94,11 @@ def test_a_policy_missing_from_the_cache_starts_one_and_waits_for_it(monkeypatch
     monkeypatch.setattr(P, "policy_in_cache", lambda fn: False)
     monkeypatch.setattr(P, "_side_process", lambda game, names: started.append(
         (game, list(names))) or Done())
-    assert P.prepare_loop("River Rats", Config(n_players=2), ["peek", "heuristic"]) is True
+    assert P.prepare_loop("River Rats", RiverRatsConfig(n_players=2), ["peek", "heuristic"]) is True
     assert started == [("river_rats", ["heuristic", "peek"]), ("wait", P.SIDE_TIMEOUT_S)]
     # once per table and process
-    assert P.prepare_loop("river_rats", Config(n_players=2), ["heuristic", "peek"]) is False
+    assert P.prepare_loop("river_rats", RiverRatsConfig(n_players=2),
+                          ["heuristic", "peek"]) is False
 
 
 def test_the_policies_compiled_into_the_loop_of_a_table():
@@ -118,9 +120,9 @@ def test_the_loop_calls_every_shipped_policy_with_the_declared_argument_types():
     """The cache entry the loop's own compile writes for a policy is the one the second process
     writes (else the loop would compile the policy again)."""
     from agents import river_rats
-    from engines.river_rats.config import Config
+    from engines.river_rats.config import RiverRatsConfig
 
-    play_batch(Config(n_players=3), "random", 2, seed=3)
+    play_batch(RiverRatsConfig(n_players=3), "random", 2, seed=3)
     fn = river_rats.POLICY_FUNCTIONS["random"]
     assert P.policy_in_cache(fn)
     assert all(tuple(s) == P.POLICY_ARGS for s in fn.signatures)
@@ -152,7 +154,7 @@ class _Proc:
 
 
 def test_a_process_started_early_is_waited_for_by_the_loop_instead_of_a_new_one(monkeypatch):
-    from engines.river_rats.config import Config
+    from engines.river_rats.config import RiverRatsConfig
 
     log = []
     monkeypatch.setattr(P, "_prepared", set())
@@ -163,7 +165,7 @@ def test_a_process_started_early_is_waited_for_by_the_loop_instead_of_a_new_one(
     assert log == [("started", "river_rats", ["heuristic"])]
     # it has compiled the policy by now: the loop's preparation waits for it, starts nothing
     monkeypatch.setattr(P, "policy_in_cache", lambda fn: True)
-    assert P.prepare_loop("river_rats", Config(n_players=2), ["heuristic"]) is True
+    assert P.prepare_loop("river_rats", RiverRatsConfig(n_players=2), ["heuristic"]) is True
     assert log[1:] == ["waited"] and P._pending == {}
 
 

@@ -233,3 +233,29 @@ def test_a_missing_agents_hook_is_one_line():
         with pytest.raises(ValueError, match=msg) as e:
             check_module("rats", mod)
         assert "\n" not in str(e.value) and "agents/rats.py" in str(e.value)
+
+
+def test_one_naming_scheme_with_the_old_names_deprecated():
+    """<Game>Config and <Game>State in every game; the old names still work for a release and
+    warn."""
+    import importlib
+
+    from engines.names import DESCRIPTIONS
+
+    for g in GAME_NAMES:
+        cls = game_class(g)
+        title = "".join(w.capitalize() for w in DESCRIPTIONS[g].title.replace("eCURRR",
+                                                                               "ecurr").split())
+        assert cls.__name__ == f"{title}State", cls.__name__
+        assert cls.config_class.__name__ == f"{title}Config", cls.config_class.__name__
+    import engines.lure
+    import engines.river_rats
+    from engines.lure.game import LureState
+    from engines.river_rats.config import RiverRatsConfig
+
+    with pytest.warns(DeprecationWarning, match="use RiverRatsConfig"):
+        assert engines.river_rats.Config is RiverRatsConfig
+    with pytest.warns(DeprecationWarning, match="use RiverRatsConfig"):
+        assert importlib.import_module("engines.river_rats.config").Config is RiverRatsConfig
+    with pytest.warns(DeprecationWarning, match="use LureState"):
+        assert engines.lure.LureGame is LureState

@@ -5,7 +5,7 @@
   deck);
 * :mod:`engines.lure.core`: the compiled kernels over the flat state (the rules, the action
   table, observation and determinization);
-* :mod:`engines.lure.game`: door 1, the step API :class:`LureGame`.
+* :mod:`engines.lure.game`: door 1, the step API :class:`LureState`.
 
 Whole games of compiled policies (door 2) are played by :func:`agents.loop.play_batch`.
 Rules: ``docs/rules/lure.md``.
@@ -14,8 +14,20 @@ Rules: ``docs/rules/lure.md``.
 from engines.lure import core
 from engines.lure.config import LureConfig
 from engines.lure.decks import Deck, default_deck, load_deck
-from engines.lure.game import LureGame, new_game
+from engines.lure.game import LureState, new_game
 from engines.protocol import replay
 
-__all__ = ["LureConfig", "LureGame", "new_game", "replay", "core", "Deck", "default_deck",
+__all__ = ["LureConfig", "LureState", "new_game", "replay", "core", "Deck", "default_deck",
            "load_deck"]
+
+
+def __getattr__(name: str):
+    """The deprecated old name ``LureGame`` (now :class:`LureState`), with a
+    ``DeprecationWarning``."""
+    if name == "LureGame":
+        import warnings
+
+        warnings.warn("engines.lure.LureGame is deprecated: use LureState", DeprecationWarning,
+                      stacklevel=2)
+        return LureState
+    raise AttributeError(f"module 'engines.lure' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Lure rules core: compiled kernels of the one game protocol over a flat ``int64`` state.
 
 The single copy of the rules of ``docs/rules/lure.md``. The step API
-(:class:`engines.lure.game.LureGame`) and the compiled game loop (:mod:`agents.loop`) both call
+(:class:`engines.lure.game.LureState`) and the compiled game loop (:mod:`agents.loop`) both call
 the kernels below, whose names, arguments and contracts are those of :mod:`engines.protocol`:
 ``init_state``, ``legal_actions``, ``apply_action``, ``is_terminal``, ``returns``,
 ``current_player``, ``num_players``, ``observe``, ``information_state``,

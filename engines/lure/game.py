@@ -1,7 +1,7 @@
-"""Door 1 of Lure: the step API :class:`LureGame` (a :class:`engines.protocol.GameState`).
+"""Door 1 of Lure: the step API :class:`LureState` (a :class:`engines.protocol.GameState`).
 
 Thin Python over the compiled kernels of :mod:`engines.lure.core` (the only copy of the rules,
-``docs/rules/lure.md``). ``LureGame(config, seed)`` with the game's seed (``0 ..
+``docs/rules/lure.md``). ``LureState(config, seed)`` with the game's seed (``0 ..
 2**64-1``) plays exactly game ``g`` of :func:`agents.loop.play_batch` whose ``seed`` column is
 that seed, when driven by the same policies (:class:`agents.policy.Agent`); records replay with
 :func:`engines.protocol.replay` (the config, deck included, is in the record).
@@ -11,7 +11,7 @@ Action text (one small decision; the table is in :mod:`engines.lure.core`): ``"3
 boost"``, ``"finish cast"``, ``"d6#2+1"`` / ``"d20-1"``, ``"stop adjusting"``. Short forms:
 ``"d12 d20"``, ``"none"`` (no special die, or stop adjusting), ``"x3"``, ``"boost"``,
 ``"finish"``, ``"stop"``. Text starting with ``cast`` or ``adjust`` is a whole *move* of several
-decisions: :meth:`LureGame.parse_move` reads ``"cast 2d6 d20 lures adjust*2 x3 boost"`` or
+decisions: :meth:`LureState.parse_move` reads ``"cast 2d6 d20 lures adjust*2 x3 boost"`` or
 ``"adjust d6#1+2 d20-1"`` (the texts of the previous one-action encoding) into its decisions.
 """
 
@@ -27,7 +27,7 @@ from engines.lure import decks as D
 from engines.lure.config import LURE_KINDS, LureConfig
 from engines.protocol import GameState
 
-__all__ = ["LureGame", "STATE_CLASS", "new_game", "finish_frame", "card_outcomes",
+__all__ = ["LureState", "STATE_CLASS", "new_game", "finish_frame", "card_outcomes",
            "SLOT_NAMES", "SPECIAL_NAMES"]
 
 SLOT_NAMES = ("d6#1", "d6#2", "d6#3", "d6#4", "d6#5", "d12", "d20", "d4")
@@ -78,10 +78,10 @@ ACTION_TEXTS = tuple(_action_text(a) for a in range(K.NUM_DISTINCT_ACTIONS))
 """Text of every action id (Lure's texts do not depend on the state)."""
 
 
-class LureGame(GameState):
+class LureState(GameState):
     """One game of Lure behind the step API (:class:`engines.protocol.GameState`).
 
-    ``LureGame(config=None, seed=0)``: ``config`` a :class:`LureConfig` (deck included), a
+    ``LureState(config=None, seed=0)``: ``config`` a :class:`LureConfig` (deck included), a
     dict of its fields or None (4 players, base game); ``seed`` in ``0 .. 2**64-1``. Raises
     ``ValueError`` for a bad config or seed. Besides the protocol methods: :attr:`phase`,
     :attr:`round`, :attr:`deck`, :meth:`scores`, :meth:`caught`, :meth:`fish_on_table`,
@@ -442,13 +442,13 @@ class LureGame(GameState):
         return lines
 
 
-STATE_CLASS = LureGame
+STATE_CLASS = LureState
 
 
-def new_game(config=None, seed: int = 0) -> LureGame:
+def new_game(config=None, seed: int = 0) -> LureState:
     """A new Lure game (``config``: :class:`LureConfig`, dict or None; ``seed`` in ``0 ..
     2**64-1``). Raises ``ValueError`` for a bad config or seed."""
-    return LureGame(config, seed)
+    return LureState(config, seed)
 
 
 def finish_frame(df: pd.DataFrame, n_players: int) -> pd.DataFrame:
@@ -471,3 +471,15 @@ def card_outcomes(frame, n_cards: int) -> dict[str, np.ndarray]:
     who = (a & 7) - 2
     return {"catch_player": who, "catch_round": (a >> 3) & 127,
             "catch_group": ((a >> 10) & 7) - 1, "reveal_round": (a >> 13) & 127}
+
+
+def __getattr__(name: str):
+    """The deprecated old name (PEP 562): ``LureGame`` is :class:`LureState` (one naming
+    scheme: ``<Game>State`` in every game), with a ``DeprecationWarning``."""
+    if name == "LureGame":
+        import warnings
+
+        warnings.warn("engines.lure.game.LureGame is deprecated: use LureState",
+                      DeprecationWarning, stacklevel=2)
+        return LureState
+    raise AttributeError(f"module 'engines.lure.game' has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """River Rats (``docs/rules/river_rats.md``): rules core and step API.
 
-- :class:`Config`: every rule variant and **[decision]** of the rules file as a field;
+- :class:`RiverRatsConfig` (``Config``: its deprecated old name): every rule variant and
+  **[decision]** of the rules file as a field;
 - :func:`new_game` -> :class:`RiverRatsState` (the step API of :mod:`engines.protocol`),
   :func:`replay`, :func:`load_record`;
 - :mod:`engines.river_rats.core`: the compiled kernels and the flat state layout.
@@ -10,10 +11,10 @@ Whole games of compiled policies (door 2) are played by :func:`agents.loop.play_
 
 import importlib
 
-__all__ = ["Config", "DIFFICULTIES", "SUIT_LETTERS", "RiverRatsState", "State", "new_game",
+__all__ = ["RiverRatsConfig", "DIFFICULTIES", "SUIT_LETTERS", "RiverRatsState", "State", "new_game",
            "replay", "load_record", "game_seed", "core", "RULES_SUMMARY"]
 
-_WHERE = {"Config": "config", "DIFFICULTIES": "config", "SUIT_LETTERS": "config",
+_WHERE = {"RiverRatsConfig": "config", "DIFFICULTIES": "config", "SUIT_LETTERS": "config",
           "RiverRatsState": "game", "State": "game", "new_game": "game",
           "RULES_SUMMARY": "game", "replay": "protocol", "load_record": "protocol",
           "game_seed": "chance"}
@@ -25,6 +26,12 @@ def __getattr__(name: str):
     the rules core. ``State`` is an alias of :class:`RiverRatsState`."""
     if name == "core":
         return importlib.import_module("engines.river_rats.core")
+    if name == "Config":  # the deprecated old name: not cached, so every use warns
+        import warnings
+
+        warnings.warn("engines.river_rats.Config is deprecated: use RiverRatsConfig",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module("engines.river_rats.config").RiverRatsConfig
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module 'engines.river_rats' has no attribute {name!r}")

@@ -1,7 +1,8 @@
 """Configuration of a River Rats game: every rule variant and every **[decision]** of
-``docs/rules/river_rats.md`` as one documented field of :class:`Config`.
+``docs/rules/river_rats.md`` as one documented field of :class:`RiverRatsConfig`.
 
-The compiled kernels read the configuration as a small ``int64`` array (:meth:`Config.to_array`)
+The compiled kernels read the configuration as a small ``int64`` array
+(:meth:`RiverRatsConfig.to_array`)
 whose layout is:
 
 =====  ==================  =====================================================================
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Config", "DIFFICULTIES", "SUIT_LETTERS", "CFG_SIZE"]
+__all__ = ["RiverRatsConfig", "DIFFICULTIES", "SUIT_LETTERS", "CFG_SIZE"]
 
 SUIT_LETTERS = "CDHS"
 """Suit letters by suit number (0 clubs, 1 diamonds, 2 hearts, 3 spades), as used in configs."""
@@ -62,7 +63,7 @@ def _suit(value, field: str) -> int:
 
 
 @dataclass(frozen=True)
-class Config:
+class RiverRatsConfig:
     """Rules of one River Rats game (``docs/rules/river_rats.md``).
 
     Fields (defaults are the rules file's):
@@ -191,12 +192,13 @@ class Config:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Config:
+    def from_dict(cls, d: dict) -> RiverRatsConfig:
         """Inverse of :meth:`to_dict`; raises ``ValueError`` for unknown field names."""
         names = {f.name for f in dataclasses.fields(cls)}
         bad = sorted(set(d) - names)
         if bad:
-            raise ValueError(f"unknown Config field(s) {bad}: expected some of {sorted(names)}")
+            raise ValueError(f"unknown RiverRatsConfig field(s) {bad}: expected some of "
+                             f"{sorted(names)}")
         kw = dict(d)
         for k in ("rats", "characters"):
             if kw.get(k) is not None:
@@ -204,12 +206,30 @@ class Config:
         return cls(**kw)
 
 
-def as_config(config) -> Config:
-    """``None`` -> default :class:`Config`; a dict -> :meth:`Config.from_dict`; a Config as is."""
+def as_config(config) -> RiverRatsConfig:
+    """``None`` -> default :class:`RiverRatsConfig`; a dict -> :meth:`RiverRatsConfig.from_dict`;
+    a RiverRatsConfig as is."""
     if config is None:
-        return Config()
-    if isinstance(config, Config):
+        return RiverRatsConfig()
+    if isinstance(config, RiverRatsConfig):
         return config
     if isinstance(config, dict):
-        return Config.from_dict(config)
-    raise ValueError(f"bad config: {config!r} (expected a river_rats.Config, a dict or None)")
+        return RiverRatsConfig.from_dict(config)
+    raise ValueError(f"bad config: {config!r} (expected a river_rats.RiverRatsConfig, a dict or "
+                     f"None)")
+
+
+_DEPRECATED = {"Config": "RiverRatsConfig"}
+"""Old names kept for a release (one naming scheme: ``<Game>Config`` in every game)."""
+
+
+def __getattr__(name: str):
+    """The deprecated old names (PEP 562): ``Config`` is :class:`RiverRatsConfig`, with a
+    ``DeprecationWarning``."""
+    if name in _DEPRECATED:
+        import warnings
+
+        warnings.warn(f"engines.river_rats.config.{name} is deprecated: use "
+                      f"{_DEPRECATED[name]}", DeprecationWarning, stacklevel=2)
+        return globals()[_DEPRECATED[name]]
+    raise AttributeError(f"module 'engines.river_rats.config' has no attribute {name!r}")

@@ -49,7 +49,7 @@ EXPERT2    ``EREVEAL`` another card or ``ESTOP``
 =========  ==============================================================================
 
 Interpretations of silent points (fixed, documented here; the rules' **[decision]** lines are
-fields of :class:`engines.river_rats.Config`):
+fields of :class:`engines.river_rats.RiverRatsConfig`):
 
 - Resolution happens at the end of the turn whose card (or joker) fills the collective hand, so
   the suit action of the last card still triggers; the player who filled it decides the expert
@@ -557,7 +557,7 @@ def _begin_turn(s):
 @njit(cache=True)
 def init_state(cfg, seed, s):
     """Fill ``s`` (``int64``, shape ``(STATE_SIZE,)``) with a new game ("Setup" 1-5 and the
-    first "Round setup"). ``cfg``: config array (:meth:`Config.to_array`, validated there);
+    first "Round setup"). ``cfg``: config array (:meth:`RiverRatsConfig.to_array`, validated there);
     ``seed``: the game's ``int64`` seed word, its only source of chance."""
     s[:] = 0
     n = cfg[CFG_N_PLAYERS]

@@ -17,7 +17,7 @@ from engines import cards
 from engines.protocol import GameState
 from engines.river_rats import core as C
 from engines.river_rats import text as T
-from engines.river_rats.config import SUIT_LETTERS, Config
+from engines.river_rats.config import SUIT_LETTERS, RiverRatsConfig
 
 __all__ = ["RiverRatsState", "new_game", "STATE_CLASS", "RULES_SUMMARY", "finish_frame"]
 
@@ -47,7 +47,7 @@ class RiverRatsState(GameState):
     what that seat sees."""
 
     game_name = "river_rats"
-    config_class = Config
+    config_class = RiverRatsConfig
     core = C
     rules_summary = RULES_SUMMARY
 
@@ -179,9 +179,10 @@ class RiverRatsState(GameState):
 STATE_CLASS = RiverRatsState
 
 
-def new_game(config: Config | dict | None = None, seed: int = 0) -> RiverRatsState:
+def new_game(config: RiverRatsConfig | dict | None = None, seed: int = 0) -> RiverRatsState:
     """A new game of River Rats ("Setup" and the first "Round setup"). ``config``:
-    :class:`Config` (or its dict, or None for the defaults); ``seed``: ``0 .. 2**64-1``, the
+    :class:`RiverRatsConfig` (or its dict, or None for the defaults); ``seed``: ``0 .. 2**64-1``,
+    the
     game's only source of chance (game ``g`` of ``agents.loop.play_batch(..., seed=s)`` has seed
     ``engines.chance.game_seed(s, g)``). Raises ``ValueError`` for a bad config or seed."""
     return RiverRatsState(config, seed)

@@ -177,9 +177,9 @@ def run_settings(spec, batch_size: int, ci_width, max_games, round_batches) -> d
     ``metadata.json`` by :func:`experiments.outputs.claim_folder`): the player counts, agents,
     every rules field (defaults filled in), games, seed, batch size and, with ``ci_width``, the
     interval's stopping options."""
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
 
-    rules = Config(n_players=1, rats=("C", "D"), **spec.rules).to_dict()
+    rules = RiverRatsConfig(n_players=1, rats=("C", "D"), **spec.rules).to_dict()
     for key in ("n_players", "rats"):
         rules.pop(key, None)
     return {"experiment": EXPERIMENT, "players": [int(n) for n in spec.players],
@@ -195,13 +195,13 @@ def legacy_settings(meta: dict) -> dict:
     Raises ``KeyError``/``TypeError`` when the file lacks them."""
     import re
 
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
     from experiments.pairs.job import PairsSpec
 
     if meta.get("experiment") != EXPERIMENT:
         return {"experiment": meta.get("experiment") or meta.get("kind")}
     spec = meta["spec"]
-    rules = Config.from_dict(next(iter(meta["configs"].values()))).to_dict()
+    rules = RiverRatsConfig.from_dict(next(iter(meta["configs"].values()))).to_dict()
     for key in ("n_players", "rats"):
         rules.pop(key, None)
     m = re.search(r"--round-batches[ =](\d+)", meta.get("command") or "")

@@ -65,7 +65,7 @@ def decision_differences(agent: str = "pimc", reference: str = "heuristic",
     """Every contested decision of ``n_games`` games per player count played by ``agent``.
 
     ``players``: a player count (1..4) or several; ``rules``: extra
-    :class:`engines.river_rats.Config` fields; ``rats``: a fixed ``(active, waiting)`` pair
+    :class:`engines.river_rats.RiverRatsConfig` fields; ``rats``: a fixed ``(active, waiting)`` pair
     such as ``("D", "S")`` or ``None`` for random Rats. Game ``g`` has the seed it has in
     ``agents.loop.play_batch(config, agent, n_games, seed)``, so the games are the batch
     simulator's. Returns one row per decision with at least two legal actions: ``players``,
@@ -77,7 +77,7 @@ def decision_differences(agent: str = "pimc", reference: str = "heuristic",
     from agents.policy import Agent
     from engines import chance
     from engines.protocol import game_class
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 
     counts = [players] if isinstance(players, (int, np.integer)) else list(players)
@@ -88,7 +88,7 @@ def decision_differences(agent: str = "pimc", reference: str = "heuristic",
     cls = game_class("river_rats")
     rows = []
     for n in counts:
-        cfg = Config.from_dict({**(rules or {}), "n_players": int(n), "rats": rats})
+        cfg = RiverRatsConfig.from_dict({**(rules or {}), "n_players": int(n), "rats": rats})
         words = chance.game_seeds(seed, int(n_games))
         it = range(int(n_games))
         if progress:

@@ -54,7 +54,8 @@ class PairsSpec:
     seat, or a list of names dealt round the table: seat ``p`` plays ``agents[p % len]``, the
     same rule at every player count; a list longer than a player count's seats is an error,
     never cut silently), ``rules`` (extra
-    :class:`engines.river_rats.Config` fields such as ``difficulty``), ``games`` per pair and
+    :class:`engines.river_rats.RiverRatsConfig` fields such as ``difficulty``), ``games`` per pair
+    and
     player count, ``seed``. Raises ``ValueError`` (from :meth:`cells`) for bad values."""
 
     players: Sequence[int] = (1, 2, 3, 4)
@@ -65,9 +66,9 @@ class PairsSpec:
 
     def cells(self) -> list[dict]:
         """One runner cell per (player count, ordered pair), validated by building its
-        :class:`engines.river_rats.Config` and resolving its policies."""
+        :class:`engines.river_rats.RiverRatsConfig` and resolving its policies."""
         from agents.policy import resolve
-        from engines.river_rats import Config
+        from engines.river_rats import RiverRatsConfig
 
         bad = sorted(set(self.rules) & {"n_players", "rats"})
         if bad:
@@ -80,7 +81,7 @@ class PairsSpec:
                 raise ValueError(f"bad player count {n!r}: expected 1..4")
             agents = self._agents_for(int(n))
             for pair in PAIRS:
-                cfg = Config(n_players=int(n), rats=(pair[0], pair[1]), **self.rules)
+                cfg = RiverRatsConfig(n_players=int(n), rats=(pair[0], pair[1]), **self.rules)
                 resolve("river_rats", agents, cfg.n_players)
                 out.append({"players": int(n), "pair": pair, "agents": agents,
                             "config": cfg.to_dict()})
@@ -105,10 +106,10 @@ def play_pair_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> d
     ``lost_on_debt``, ``stalled`` and the sum of each of :data:`SUM_FIELDS`."""
     from agents.loop import run_games
     from engines import chance
-    from engines.river_rats import Config
+    from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 
-    cfg = Config.from_dict(cell["config"])
+    cfg = RiverRatsConfig.from_dict(cell["config"])
     seeds = chance.game_seeds(chance.batch_word(seed), int(n_games))
     _, out = run_games(cfg, cell["agents"], seeds, game="river_rats")
     f = {k: i for i, k in enumerate(C.OUTCOME_FIELDS)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engines.lure import core as K
 from engines.lure.config import LURE_KINDS, LureConfig
 from engines.lure.decks import deck_from_rows
-from engines.lure.game import LureGame
+from engines.lure.game import LureState
 
 
 def card(cid, cn=0, req="", pts=1, splash="", trophy="", cset="base"):
@@ -14,12 +14,12 @@ def card(cid, cn=0, req="", pts=1, splash="", trophy="", cset="base"):
             "splash": splash, "trophy": trophy, "set": cset}
 
 
-def make(rows, n=2, seed=0, **cfg) -> LureGame:
+def make(rows, n=2, seed=0, **cfg) -> LureState:
     """A game on a custom deck."""
-    return LureGame(LureConfig(n_players=n, deck=deck_from_rows(rows, "<test>"), **cfg), seed)
+    return LureState(LureConfig(n_players=n, deck=deck_from_rows(rows, "<test>"), **cfg), seed)
 
 
-def give(game: LureGame, p: int, kind: str, n: int = 1) -> None:
+def give(game: LureState, p: int, kind: str, n: int = 1) -> None:
     """Move ``n`` tokens of ``kind`` from the bag to player ``p`` (tokens stay conserved)."""
     k = LURE_KINDS.index(kind)
     s = game.state
@@ -31,7 +31,7 @@ def give(game: LureGame, p: int, kind: str, n: int = 1) -> None:
     s[b + K.P_NHELD] += n
 
 
-def field(game: LureGame, p: int, off: int) -> int:
+def field(game: LureState, p: int, off: int) -> int:
     """A player-block field."""
     return int(game.state[K.PB + p * K.PSTRIDE + off])
 
@@ -40,7 +40,7 @@ def plain_deck(n, cn=0, req="", pts=1, prefix="F"):
     return [card(f"{prefix}{i:02d}", cn, req, pts) for i in range(n)]
 
 
-def set_table(game: LureGame, ids) -> None:
+def set_table(game: LureState, ids) -> None:
     """Put exactly the cards ``ids`` on the table (they leave the draw pile; the cards that were
     on the table go back to the bottom of the draw pile)."""
     s = game.state
@@ -60,7 +60,7 @@ def set_table(game: LureGame, ids) -> None:
     s[K.H_NTABLE] = len(want)
 
 
-def tokens_total(game: LureGame) -> int:
+def tokens_total(game: LureState) -> int:
     """Lure tokens in bag + discard + held + cast + kept (conserved: the mix)."""
     import numpy as np
 
@@ -69,7 +69,7 @@ def tokens_total(game: LureGame) -> int:
     return int(inv[K.MAXC:].sum())
 
 
-def cast_all(game: LureGame, *moves: str) -> None:
+def cast_all(game: LureState, *moves: str) -> None:
     """Play one whole cast move per text, for the players in turn."""
     for m in moves:
         game.play_move(m)

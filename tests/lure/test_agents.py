@@ -10,14 +10,14 @@ from agents import lure as A
 from agents.loop import play_batch
 from agents.policy import Agent, names, params_width, resolve
 from engines import dice
-from engines.lure import LureGame, core as K
+from engines.lure import LureState, core as K
 from engines.lure.config import LureConfig
 from experiments.stats import wilson_interval
 
 from .helpers import give, make, plain_deck, set_table
 
 
-def _first_cast(g: LureGame, name: str, params=None) -> str:
+def _first_cast(g: LureState, name: str, params=None) -> str:
     """The whole cast ``name`` plays from here, as text (run on a clone)."""
     h = g.clone()
     p = h.current_player()
@@ -151,14 +151,14 @@ def test_greedy_uses_every_adjust_when_it_must():
 
 def test_heuristic_costs_change_decisions():
     """The family's parameters matter: a huge d6 and special-die cost casts nothing."""
-    g = LureGame(LureConfig(n_players=3), 5)
+    g = LureState(LureConfig(n_players=3), 5)
     stingy = A.heuristic_params({"d6_cost": 50.0, "special_cost": 50.0})
     assert _first_cast(g, "heuristic", stingy) == "no dice"
     assert _first_cast(g, "greedy") != "no dice"
 
 
 def test_random_is_uniform_over_the_legal_decisions():
-    g = LureGame(LureConfig(n_players=2), 1)
+    g = LureState(LureConfig(n_players=2), 1)
     legal = np.arange(6, dtype=np.int64)
     rng = np.array([12345] + [0] * 15, np.int64)
     counts = np.zeros(6)
@@ -178,7 +178,7 @@ def test_leaf_value_is_relative_and_search_agents_play_fair():
     A.leaf_value(end.state, A.LEAF_VALUE_DEFAULT, out)
     assert abs(out.sum()) < 1e-9 and (out[3:] == 0).all()
     assert int(np.argmax(out)) == int(np.argmax(end.returns()))
-    g = LureGame(cfg, 8)
+    g = LureState(cfg, 8)
     agent = Agent("lure", "pimc", [2])  # 2 worlds per decision: quick
     other = Agent("lure", "greedy")
     for k in range(40):

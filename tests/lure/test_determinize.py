@@ -15,7 +15,7 @@ from scipy.stats import chisquare
 from agents import lure as A
 from agents.policy import Agent, params_width, specs
 from engines import chance
-from engines.lure import LureGame, core as K
+from engines.lure import LureState, core as K
 from engines.lure.config import LureConfig
 
 from .helpers import give, make, plain_deck
@@ -33,7 +33,7 @@ def _states(every=3, games=2):
     out = []
     for ci, cfg in enumerate(CONFIGS):
         for gi in range(games):
-            g = LureGame(cfg, 100 * ci + gi)
+            g = LureState(cfg, 100 * ci + gi)
             pols = [Agent("lure", ["random", "greedy", "bold"][(p + gi) % 3])
                     for p in range(cfg.n_players)]
             i = 0
@@ -102,7 +102,7 @@ def test_determinized_games_play_to_the_end():
             h.record()
 
 
-def _permute_hidden(g: LureGame, p: int, rng: np.random.Generator) -> np.ndarray:
+def _permute_hidden(g: LureState, p: int, rng: np.random.Generator) -> np.ndarray:
     """The state with its hidden items moved: the unrevealed cards permuted (pile and Deep
     Waters removals), the bag and the other players' tokens exchanged, the chance word and the
     decision counter changed."""
@@ -172,7 +172,7 @@ def _chi2_ok(counts: Counter, support, n):
 
 
 def test_unrevealed_fish_are_placed_uniformly():
-    g = LureGame(LureConfig(n_players=4, deep_waters=True), 4)
+    g = LureState(LureConfig(n_players=4, deep_waters=True), 4)
     pool = sorted(int(c) for c in range(45) if g.state[K.LOC + c] in (K.LOC_DECK, K.LOC_OUT))
     n = 6000
     top = Counter()
@@ -275,7 +275,7 @@ def test_policies_play_fair(name):
     params[:len(spec.default_params)] = spec.default_params
     for cfg_i, cfg in enumerate(CONFIGS):
         aux = A.make_aux(cfg)
-        g = LureGame(cfg, 50 + cfg_i)
+        g = LureState(cfg, 50 + cfg_i)
         agent = Agent("lure", name)
         k = 0
         while not g.is_terminal():

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent
 from engines import chance
-from engines.lure import LureGame, core as K, new_game, replay
+from engines.lure import LureState, core as K, new_game, replay
 from engines.lure.config import LureConfig
 from engines.lure.game import ACTION_TEXTS, card_outcomes
 from engines.protocol import game_class
@@ -97,7 +97,7 @@ def test_record_replays_and_rejects_tampering(tmp_path):
         replay(bad)
 
 
-def _check_invariants(game: LureGame, inv0: np.ndarray):
+def _check_invariants(game: LureState, inv0: np.ndarray):
     s = game.state
     n = len(game.deck)
     loc = s[K.LOC:K.LOC + n]
@@ -137,7 +137,7 @@ def test_invariants_under_random_play(n, deep, seed, start, unused):
     never decrease."""
     cfg = LureConfig(n_players=n, deep_waters=deep, starting_lures=start,
                      adjust_may_be_unused=unused)
-    game = LureGame(cfg, seed)
+    game = LureState(cfg, seed)
     inv0 = np.zeros(K.INVENTORY_SIZE, np.int64)
     K.inventory(game.state, inv0)
     assert inv0[K.MAXC:].tolist() == list(cfg.lure_mix)
@@ -156,7 +156,7 @@ def test_invariants_under_random_play(n, deep, seed, start, unused):
 
 
 def test_observation_hides_secrets():
-    game = LureGame(LureConfig(n_players=3, starting_lures=2), 1)
+    game = LureState(LureConfig(n_players=3, starting_lures=2), 1)
     o = game.observation_array(1)
     assert o.shape == (K.OBS_SIZE,) and o[K.H_RNG] == 0 and o[K.H_STEP] == 0
     assert (o[K.DRAW:K.DRAW + K.MAXC] == -1).all() and (o[K.H_BAG:K.H_BAG + 8] == -1).all()
@@ -181,14 +181,14 @@ def test_observation_hides_secrets():
 
 
 def test_observed_actions_of_others_are_hidden():
-    game = LureGame(LureConfig(n_players=3), 5)
+    game = LureState(LureConfig(n_players=3), 5)
     for p in range(3):
         want = 2 if p == game.current_player() else K.HIDDEN_ACTION
         assert K.observed_action(game.state, 2, p) == want
 
 
 def test_action_text_round_trip_short_forms_and_errors():
-    game = LureGame(LureConfig(n_players=2, starting_lures=3), 2)
+    game = LureState(LureConfig(n_players=2, starting_lures=3), 2)
     agent = Agent("lure", "random")
     seen = set()
     while not game.is_terminal() and len(seen) < K.NUM_DISTINCT_ACTIONS:
@@ -196,7 +196,7 @@ def test_action_text_round_trip_short_forms_and_errors():
             assert game.string_to_action(game.action_to_string(a)) == a
             seen.add(a)
         game.apply_action(agent(game))
-    game = LureGame(LureConfig(n_players=2), 2)
+    game = LureState(LureConfig(n_players=2), 2)
     assert game.string_to_action("3d6") == 3 and game.string_to_action(" 3D6 ") == 3
     # text starting with 'cast' is a whole move, not one decision
     with pytest.raises(ValueError, match="no legal action 'cast 3d6'"):

@@ -2,7 +2,7 @@
 
 Deterministic set-ups use players casting no dice and extra-die lures (whose values are
 fixed), so the sums are known in advance. A whole cast or adjust is played as one move
-(:meth:`LureGame.play_move`), i.e. its small decisions in a row.
+(:meth:`LureState.play_move`), i.e. its small decisions in a row.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from engines import dice
 from engines.lure import core as K
 from engines.lure.config import LureConfig
-from engines.lure.game import LureGame
+from engines.lure.game import LureState
 
 from .helpers import card, cast_all, field, give, make, plain_deck, set_table, tokens_total
 
@@ -456,7 +456,7 @@ def test_config_rejects_bad_values():
     with pytest.raises(ValueError, match="unknown LureConfig field 'colour'"):
         LureConfig.from_dict({"colour": 1})
     with pytest.raises(ValueError, match="bad config '4 players'"):
-        LureGame("4 players")
+        LureState("4 players")
     d = LureConfig().to_dict()
     d["deck"]["rows"][0]["points"] = 9
     with pytest.raises(ValueError, match="recorded sha256"):

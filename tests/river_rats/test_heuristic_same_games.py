@@ -33,7 +33,7 @@ from engines import chance
 from engines.chance import SEAT_WORDS, init_seat_memory, mix
 from engines.kernels import call_literal
 from engines.protocol import GAME_IDS
-from engines.river_rats import Config
+from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "river_rats_heuristic_games.npz"
@@ -51,7 +51,7 @@ _Q_ONLY = np.array([4.0, 0.7])
 
 
 def _cases():
-    """(key, policies, Config kwargs, params, n_games, seed) of every recorded case."""
+    """(key, policies, RiverRatsConfig kwargs, params, n_games, seed) of every recorded case."""
     out = []
     for n in (1, 2, 3, 4):
         for seed in (1, 2, 3):
@@ -117,7 +117,7 @@ def _play_hashes(game, cfg, seeds, kinds, params, aux, hashes, outcomes):
 def play_case(case):
     """``(hashes int64 (G,), outcome int64 (G, F) of this loop, outcome of run_games)``."""
     key, pols, kw, params, n_games, seed = case
-    cfg = Config(**kw)
+    cfg = RiverRatsConfig(**kw)
     n = cfg.n_players
     seeds = chance.game_seeds(seed, n_games)
     kinds, rows, _ = resolve("river_rats", pols, n, params)

@@ -7,7 +7,7 @@ import pytest
 
 from agents import river_rats as agents
 from agents.loop import play_batch
-from engines.river_rats import Config, new_game
+from engines.river_rats import RiverRatsConfig, new_game
 from engines.river_rats import core as C
 
 from .helpers import pile
@@ -64,7 +64,7 @@ def test_own_view_policies_ignore_hidden_cards(policy):
     checked = 0
     peek_differs = 0
     for seed in range(25):
-        st = new_game(Config(n_players=3, rats=("C", "H")), seed)
+        st = new_game(RiverRatsConfig(n_players=3, rats=("C", "H")), seed)
         while not st.is_terminal() and checked < 600 * (seed + 1):
             n = C.legal_actions(st.array, legal)
             p = st.current_player()
@@ -89,14 +89,14 @@ def test_own_view_policies_ignore_hidden_cards(policy):
 
 def test_policies_return_legal_actions():
     for pol in agents.POLICY_IDS:
-        df = play_batch(Config(n_players=4, difficulty="advanced"), pol, 30, seed=4)
+        df = play_batch(RiverRatsConfig(n_players=4, difficulty="advanced"), pol, 30, seed=4)
         assert len(df) == 30  # an illegal action would raise inside the kernel
 
 
 def test_strength_ordering_at_four_players():
     """The heuristic clearly beats random and greedy; peek (upper bound) beats the heuristic
     (400 games each, fixed seed)."""
-    cfg = Config(n_players=4)
+    cfg = RiverRatsConfig(n_players=4)
     rate = {p: play_batch(cfg, p, 400, seed=2024)["won"].mean()
             for p in ("random", "greedy", "heuristic", "peek")}
     assert rate["random"] < 0.02
@@ -107,7 +107,7 @@ def test_strength_ordering_at_four_players():
 
 def test_heuristic_raises_stake_only_when_strong():
     """♥ rule of thumb: with a weak collective hand the heuristic never adds debt."""
-    st = new_game(Config(n_players=2, rats=("S", "C"), characters=("H", "C")), 3)
+    st = new_game(RiverRatsConfig(n_players=2, rats=("S", "C"), characters=("H", "C")), 3)
     a = st.array
     from .helpers import ids, put, set_hand, set_rat, to_play_phase
     set_rat(a, ids("Qc Qd Qh Jc Jd"), ids("3s 4s"))  # full house showing: hopeless

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from engines.river_rats import Config, core as C, load_record, new_game, replay
+from engines.river_rats import RiverRatsConfig, core as C, load_record, new_game, replay
 from engines.river_rats.config import as_config
 
 
@@ -20,36 +20,37 @@ from engines.river_rats.config import as_config
     ("first_game_defeat_bonuses", "yes"),
 ])
 def test_bad_config_field_raises_naming_the_field(field, value):
-    """Config: every bad field value raises ValueError naming the field."""
+    """RiverRatsConfig: every bad field value raises ValueError naming the field."""
     with pytest.raises(ValueError, match=field):
-        Config(**{field: value})
+        RiverRatsConfig(**{field: value})
 
 
 def test_config_defaults_and_round_trip():
-    """Config: the rules file's defaults; dict round trip; unknown fields rejected."""
-    c = Config()
+    """RiverRatsConfig: the rules file's defaults; dict round trip; unknown fields rejected."""
+    c = RiverRatsConfig()
     assert (c.n_players, c.rats, c.difficulty, c.prediction_match, c.defeated_rat_stays,
             c.first_player, c.empty_draw) == (4, None, "normal", "exact", True, 0, "skip")
-    d = Config(n_players=3, rats=("d", "♠"), characters=("h", "C", "S")).to_dict()
+    d = RiverRatsConfig(n_players=3, rats=("d", "♠"), characters=("h", "C", "S")).to_dict()
     assert d["rats"] == ["D", "S"] and d["characters"] == ["H", "C", "S"]
-    assert Config.from_dict(d) == Config(n_players=3, rats=("D", "S"), characters=("H", "C", "S"))
-    with pytest.raises(ValueError, match="unknown Config field"):
-        Config.from_dict({"players": 3})
+    assert RiverRatsConfig.from_dict(d) == RiverRatsConfig(n_players=3, rats=("D", "S"),
+                                                           characters=("H", "C", "S"))
+    with pytest.raises(ValueError, match="unknown RiverRatsConfig field"):
+        RiverRatsConfig.from_dict({"players": 3})
     with pytest.raises(ValueError, match="config"):
         as_config(3)
 
 
 def test_bad_seed_rejected():
     with pytest.raises(ValueError, match="seed"):
-        new_game(Config(), -1)
+        new_game(RiverRatsConfig(), -1)
     with pytest.raises(ValueError, match="seed"):
-        new_game(Config(), 2**64)
-    assert new_game(Config(), 2**64 - 1).seed == 2**64 - 1
+        new_game(RiverRatsConfig(), 2**64)
+    assert new_game(RiverRatsConfig(), 2**64 - 1).seed == 2**64 - 1
 
 
 def test_illegal_action_raises_and_changes_nothing():
     """Step API: an illegal action raises ValueError naming it and leaves the state as is."""
-    st = new_game(Config(n_players=2), 3)
+    st = new_game(RiverRatsConfig(n_players=2), 3)
     before = st.array.copy()
     legal0 = st.legal_actions()[0]
     for bad in (C.K_PLAY * 64 + 51, 9999, -1, "x", float(legal0), str(legal0), True, None):
@@ -59,7 +60,7 @@ def test_illegal_action_raises_and_changes_nothing():
 
 
 def test_terminal_state_accepts_no_action():
-    st = new_game(Config(n_players=1), 5)
+    st = new_game(RiverRatsConfig(n_players=1), 5)
     rng = np.random.default_rng(0)
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
@@ -70,7 +71,7 @@ def test_terminal_state_accepts_no_action():
 
 
 def test_clone_is_independent():
-    st = new_game(Config(n_players=3), 11)
+    st = new_game(RiverRatsConfig(n_players=3), 11)
     cl = st.clone()
     cl.apply_action(cl.legal_actions()[0])
     assert len(st.history) == 0 and not np.array_equal(st.array, cl.array)
@@ -80,7 +81,7 @@ def test_clone_is_independent():
 
 def test_observation_shows_only_what_the_player_may_see():
     """Communication: own hand, public cards, face-up Rat cards and counts only."""
-    st = new_game(Config(n_players=3, rats=("C", "H")), 2)
+    st = new_game(RiverRatsConfig(n_players=3, rats=("C", "H")), 2)
     a = st.array
     for p in range(3):
         obs = st.observation(p)
@@ -107,7 +108,8 @@ def test_action_strings_and_table():
     """Every legal action has a text; string_to_action inverts it; str() shows the table."""
     rng = np.random.default_rng(1)
     for seed in range(5):
-        st = new_game(Config(n_players=1 + seed % 4, difficulty=("normal", "advanced", "expert",
+        st = new_game(RiverRatsConfig(n_players=1 + seed % 4,
+                                      difficulty=("normal", "advanced", "expert",
                                                                  "first_game", "normal")[seed]),
                       seed)
         while not st.is_terminal():
@@ -122,11 +124,11 @@ def test_action_strings_and_table():
     with pytest.raises(ValueError, match="action table"):
         st.action_to_string(63 * 64)
     with pytest.raises(ValueError, match="no legal action"):
-        new_game(Config(), 0).string_to_action("fly away")
+        new_game(RiverRatsConfig(), 0).string_to_action("fly away")
 
 
 def test_table_hides_cards_from_a_viewer():
-    st = new_game(Config(n_players=2, rats=("H", "S")), 4)
+    st = new_game(RiverRatsConfig(n_players=2, rats=("H", "S")), 4)
     other = st.array[C.hand_base(1) + 1]
     from engines.cards import format_card
     assert format_card(other) in st.table(None)
@@ -136,7 +138,8 @@ def test_table_hides_cards_from_a_viewer():
 def test_record_replays_to_the_same_final_state(tmp_path):
     """Game records: config, seed and actions as JSON replay to the same final state."""
     rng = np.random.default_rng(2)
-    st = new_game(Config(n_players=3, difficulty="expert", prediction_match="at_least"), 99)
+    st = new_game(RiverRatsConfig(n_players=3, difficulty="expert",
+                                  prediction_match="at_least"), 99)
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
     path = tmp_path / "game.json"
@@ -153,6 +156,6 @@ def test_record_replays_to_the_same_final_state(tmp_path):
 
 
 def test_same_seed_same_game_different_seed_different_game():
-    a = new_game(Config(), 5).array
-    assert np.array_equal(a, new_game(Config(), 5).array)
-    assert not np.array_equal(a, new_game(Config(), 6).array)
+    a = new_game(RiverRatsConfig(), 5).array
+    assert np.array_equal(a, new_game(RiverRatsConfig(), 5).array)
+    assert not np.array_equal(a, new_game(RiverRatsConfig(), 6).array)

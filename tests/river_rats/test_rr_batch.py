@@ -14,17 +14,17 @@ from numba import njit
 from agents import river_rats as agents
 from agents.loop import play_batch, play_stepwise, run_games
 from engines import chance
-from engines.river_rats import Config
+from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "pre_protocol_games.json"
 
 CONFIGS = [
-    Config(n_players=1),
-    Config(n_players=2, difficulty="advanced", rats=("C", "D")),
-    Config(n_players=3, difficulty="expert", prediction_match="at_least"),
-    Config(n_players=4, difficulty="first_game", defeated_rat_stays=False),
-    Config(n_players=4, rats=("S", "H")),
+    RiverRatsConfig(n_players=1),
+    RiverRatsConfig(n_players=2, difficulty="advanced", rats=("C", "D")),
+    RiverRatsConfig(n_players=3, difficulty="expert", prediction_match="at_least"),
+    RiverRatsConfig(n_players=4, difficulty="first_game", defeated_rat_stays=False),
+    RiverRatsConfig(n_players=4, rats=("S", "H")),
 ]
 
 
@@ -44,7 +44,7 @@ def test_step_api_equals_batch(cfg, policy):
 
 
 def test_mixed_seats_step_equals_batch():
-    cfg = Config(n_players=4)
+    cfg = RiverRatsConfig(n_players=4)
     pols = ["heuristic", "random", "greedy", "peek"]
     df = play_batch(cfg, pols, 3, seed=5)
     for g in range(3):
@@ -57,7 +57,7 @@ def test_golden_games_of_the_pre_protocol_engine():
     players) recorded with the pre-protocol code replay action for action."""
     data = json.loads(GOLDEN.read_text())["river_rats"]["games"]
     for item in data:
-        cfg = Config(n_players=item["n_players"], difficulty=item["difficulty"])
+        cfg = RiverRatsConfig(n_players=item["n_players"], difficulty=item["difficulty"])
         st = play_stepwise(cfg, item["policies"], item["seed"])
         assert st.history == item["actions"], (item["difficulty"], item["policies"])
         assert st.won == item["won"] and st.round == item["rounds"]
@@ -73,7 +73,7 @@ def test_golden_headline_slices():
     for key in keys:
         item = data[key]
         n, pair = int(key[0]), key.split("_")[1]
-        _, out = run_games(Config(n_players=n, rats=(pair[0], pair[1])), "heuristic",
+        _, out = run_games(RiverRatsConfig(n_players=n, rats=(pair[0], pair[1])), "heuristic",
                            chance.game_seeds(item["word"], item["n_games"]))
         got = {k: int(out[:, fields.index(k)].sum()) for k in
                ("won", "rounds", "hands_won", "hands_lost", "player_debt", "rat1_debt",
@@ -83,41 +83,43 @@ def test_golden_headline_slices():
 
 
 def test_play_batch_table_and_reproducibility():
-    df = play_batch(Config(n_players=2), "heuristic", 50, seed=9)
+    df = play_batch(RiverRatsConfig(n_players=2), "heuristic", 50, seed=9)
     for k in ("won", "rounds", "hands_won", "hands_lost", "player_debt", "rat1_debt",
               "rat2_debt", "jokers_earned", "rat1", "rat2", "rat_pair", "seed", "return_0"):
         assert k in df.columns
     assert df["won"].dtype == bool and len(df) == 50
     assert set(df["rat_pair"]) <= {a + b for a in "CDHS" for b in "CDHS" if a != b}
     assert ((df["return_0"] == 1.0) == df["won"]).all()
-    pd.testing.assert_frame_equal(df, play_batch(Config(n_players=2), "heuristic", 50, seed=9))
-    assert not df.equals(play_batch(Config(n_players=2), "heuristic", 50, seed=10))
-    assert len(play_batch(Config(), "random", 0, seed=1)) == 0
+    pd.testing.assert_frame_equal(df, play_batch(RiverRatsConfig(n_players=2), "heuristic", 50,
+                                                 seed=9))
+    assert not df.equals(play_batch(RiverRatsConfig(n_players=2), "heuristic", 50, seed=10))
+    assert len(play_batch(RiverRatsConfig(), "random", 0, seed=1)) == 0
 
 
 def test_bad_batch_arguments():
     with pytest.raises(ValueError, match="nope"):
-        play_batch(Config(n_players=2), ["random", "nope"], 1)
+        play_batch(RiverRatsConfig(n_players=2), ["random", "nope"], 1)
     with pytest.raises(ValueError, match="policies"):
-        play_batch(Config(n_players=2), ["random"], 1)
+        play_batch(RiverRatsConfig(n_players=2), ["random"], 1)
     with pytest.raises(ValueError, match="n_games"):
-        play_batch(Config(), "random", -1)
+        play_batch(RiverRatsConfig(), "random", -1)
     with pytest.raises(ValueError, match="params"):
-        play_batch(Config(), "heuristic", 1, params=[np.nan])
+        play_batch(RiverRatsConfig(), "heuristic", 1, params=[np.nan])
     with pytest.raises(ValueError, match="n_players"):
         play_batch({"n_players": 7}, "random", 1, game="river_rats")
     with pytest.raises(ValueError, match="seed"):
-        play_batch(Config(), "random", 1, seed=-3)
+        play_batch(RiverRatsConfig(), "random", 1, seed=-3)
 
 
 def test_params_change_play():
     """Parameter vectors reach the compiled policies (a different vector, different games)."""
-    base = play_batch(Config(n_players=2), "heuristic", 30, seed=3)
+    base = play_batch(RiverRatsConfig(n_players=2), "heuristic", 30, seed=3)
     p = agents.DEFAULT_PARAMS.copy()
     p[agents.T_HEART] = 0.0  # raise the stake at every ♥
-    other = play_batch(Config(n_players=2), "heuristic", 30, seed=3, params=p)
+    other = play_batch(RiverRatsConfig(n_players=2), "heuristic", 30, seed=3, params=p)
     assert not base["n_actions"].equals(other["n_actions"])
-    per_seat = play_batch(Config(n_players=2), "heuristic", 30, seed=3, params=[None, None])
+    per_seat = play_batch(RiverRatsConfig(n_players=2), "heuristic", 30, seed=3,
+                          params=[None, None])
     pd.testing.assert_frame_equal(base, per_seat)
 
 
@@ -129,7 +131,7 @@ def _first_legal(s, player, legal, n_legal, params, rng):
 def test_compiled_custom_policies():
     """play_batch accepts compiled policies; the registry's own function gives the same games
     as its name."""
-    cfg = Config(n_players=2)
+    cfg = RiverRatsConfig(n_players=2)
     by_name = play_batch(cfg, ["heuristic", "random"], 5, seed=1)
     by_fn = play_batch(cfg, [agents.heuristic_policy, "random"], 5, seed=1)
     pd.testing.assert_frame_equal(by_name, by_fn)
@@ -146,7 +148,7 @@ def _illegal(s, player, legal, n_legal, params, rng):
 
 def test_policy_returning_illegal_action_raises():
     with pytest.raises(ValueError, match="illegal action -5"):
-        play_batch(Config(n_players=1), [_illegal], 1)
+        play_batch(RiverRatsConfig(n_players=1), [_illegal], 1)
 
 
 def test_golden_tournament_slice():

@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 
 from agents.policy import Agent
-from engines.river_rats import Config, core as C, new_game
+from engines.river_rats import RiverRatsConfig, core as C, new_game
 
 from .helpers import pile
 
@@ -24,7 +24,7 @@ def _play(st, n_actions, agent="heuristic"):
 
 
 def test_jokers_and_display_piles_never_move():
-    st = _play(new_game(Config(n_players=3), 8), 60)
+    st = _play(new_game(RiverRatsConfig(n_players=3), 8), 60)
     p = st.current_player()
     for k in range(30):
         d = st.determinize(p, k)
@@ -34,7 +34,7 @@ def test_jokers_and_display_piles_never_move():
 
 
 def test_waiting_king_is_an_unseen_king_and_the_header_follows():
-    st = new_game(Config(n_players=2, rats=("D", "S")), 5)
+    st = new_game(RiverRatsConfig(n_players=2, rats=("D", "S")), 5)
     p = 0
     seen_kings = {c for c in range(44, 48) if st.information_state(p)[C.I_LOC + c] != 0}
     counts = {}
@@ -53,7 +53,7 @@ def test_waiting_king_is_an_unseen_king_and_the_header_follows():
 def test_public_moves_are_remembered():
     """A card taken from the market stays known in the taker's hand for everyone; a deck draw
     does not; a card played face down is known only to its player."""
-    st = new_game(Config(n_players=2, rats=("H", "C")), 3)
+    st = new_game(RiverRatsConfig(n_players=2, rats=("H", "C")), 3)
     market_card = pile(st.state, C.MARKET)[0]
     st.apply_action(C.K_DRAW_MARKET * 64 + market_card)
     info1 = st.information_state(1)
@@ -65,7 +65,7 @@ def test_public_moves_are_remembered():
 
 
 def test_face_down_collective_card_known_only_to_its_player():
-    st = new_game(Config(n_players=3, rats=("S", "H")), 12)
+    st = new_game(RiverRatsConfig(n_players=3, rats=("S", "H")), 12)
     while st.state[C.PHASE] != C.PH_PLAY or not C.facedown_pending(st.state):
         st.apply_action(st.legal_actions()[0])
     p = st.current_player()
@@ -83,7 +83,7 @@ def test_uniform_placement_chi_square():
     """Each card the player has not seen is equally likely to be dealt to a given hidden place
     (another player's hand, the top of the deck, the Rat's face-down cards); Kings excepted
     (one unseen King is the waiting Rat's)."""
-    st = _play(new_game(Config(n_players=4, rats=("C", "H")), 21), 9)
+    st = _play(new_game(RiverRatsConfig(n_players=4, rats=("C", "H")), 21), 9)
     p = st.current_player()
     info = st.information_state(p)
     unknown = [c for c in range(52) if info[C.I_LOC + c] == 0 and c >> 2 != C.KING]
@@ -108,7 +108,7 @@ def test_uniform_placement_chi_square():
 
 def test_search_on_determinized_worlds_cannot_see_the_deck():
     """A clone carries the future (same deck order); a determinized copy does not."""
-    st = _play(new_game(Config(n_players=2), 30), 5)
+    st = _play(new_game(RiverRatsConfig(n_players=2), 30), 5)
     p = st.current_player()
     clone = st.clone()
     assert np.array_equal(clone.state[C.DECK:C.DISCARD], st.state[C.DECK:C.DISCARD])

@@ -12,7 +12,7 @@ from numba import njit
 
 from agents import river_rats as agents
 from engines import chance
-from engines.river_rats import Config, new_game
+from engines.river_rats import RiverRatsConfig, new_game
 from engines.river_rats import core as C
 
 from .helpers import PILE_BASES, PILE_CAPS, card_counts
@@ -80,7 +80,7 @@ def _run(cfg, seed, n_games, pid, params, bases, caps, out):
 
 
 configs = st.builds(
-    Config,
+    RiverRatsConfig,
     n_players=st.integers(1, 4),
     rats=st.one_of(st.none(), st.permutations("CDHS").map(lambda p: (p[0], p[1]))),
     difficulty=st.sampled_from(["first_game", "normal", "advanced", "expert"]),
@@ -104,7 +104,7 @@ def test_invariants_after_every_action(cfg, seed, policy):
 
 def test_checker_detects_a_broken_state():
     """The compiled checker is not vacuous: a duplicated or lost card is reported."""
-    st_ = new_game(Config(n_players=2), 1)
+    st_ = new_game(RiverRatsConfig(n_players=2), 1)
     a = st_.array
     seen = np.zeros(54, dtype=np.int64)
     assert _check(a, PILE_BASES, PILE_CAPS, seen) == 0
@@ -120,7 +120,7 @@ def test_checker_detects_a_broken_state():
 @given(n=st.integers(1, 4), seed=st.integers(0, 2**32))
 def test_step_api_invariants_python_side(n, seed):
     """The same invariant through the step API (Python card count), action by action."""
-    game = new_game(Config(n_players=n), seed)
+    game = new_game(RiverRatsConfig(n_players=n), seed)
     rng = np.random.default_rng(seed)
     while not game.is_terminal():
         game.apply_action(rng.choice(game.legal_actions()))

@@ -13,7 +13,7 @@ from agents import river_rats as R
 from agents.river_rats_intrinsics import stack_f64, stack_i64
 from engines import chance
 from engines.bits import high_bit, popcount
-from engines.river_rats import Config
+from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 
 _N = 37
@@ -130,7 +130,7 @@ def _pruning_check(cfg, seeds, params, peek):
 @pytest.mark.parametrize("difficulty", ["normal", "expert"])
 def test_plan_pruning_keeps_every_score(peek, difficulty):
     """``score`` skips plans that cannot raise its best value: the result is the same."""
-    cfg = Config(n_players=3, difficulty=difficulty).to_array()
+    cfg = RiverRatsConfig(n_players=3, difficulty=difficulty).to_array()
     n_cmp, bad = _pruning_check(cfg, chance.game_seeds(5, 150), R.DEFAULT_PARAMS, peek)
     assert n_cmp > 10_000
     assert bad == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engines.river_rats import Config, new_game
+from engines.river_rats import RiverRatsConfig, new_game
 from engines.river_rats import core as C
 
 from .helpers import (
@@ -31,14 +31,14 @@ def act(kind: int, arg: int = 0) -> int:
 
 def game(**kw):
     seed = kw.pop("seed", 7)
-    return new_game(Config(**kw), seed)
+    return new_game(RiverRatsConfig(**kw), seed)
 
 
 # ---- Setup ------------------------------------------------------------------------------------
 def test_setup_1_each_player_takes_a_different_ace():
     """Setup 1: each player takes a different Ace; random by default, fixed by `characters`."""
     for seed in range(20):
-        st = new_game(Config(n_players=3), seed)
+        st = new_game(RiverRatsConfig(n_players=3), seed)
         chars = [int(st.array[C.CHAR0 + p]) for p in range(3)]
         assert len(set(chars)) == 3
         assert sorted(pile(st.array, C.CHARS)) == sorted(48 + s for s in chars)
@@ -53,7 +53,7 @@ def test_setup_2_ordered_rat_pair_active_and_waiting():
     assert (a[C.ACTIVE], a[C.WAITING]) == (1, 3)
     assert 4 * 11 + 1 in pile(a, C.RAT)
     assert pile(a, C.ASIDE) == [4 * 11 + 3]
-    firsts = {int(new_game(Config(), s).array[C.FIRST_RAT]) for s in range(40)}
+    firsts = {int(new_game(RiverRatsConfig(), s).array[C.FIRST_RAT]) for s in range(40)}
     assert firsts == {0, 1, 2, 3}
 
 
@@ -622,7 +622,7 @@ def test_advanced_legal_actions_do_not_depend_on_hidden_cards():
     from engines import chance
     from agents.loop import play_stepwise
     from agents.policy import Agent
-    cfg = Config(n_players=4, difficulty="advanced")
+    cfg = RiverRatsConfig(n_players=4, difficulty="advanced")
     seed = chance.word_to_seed(chance.game_seed(chance.as_word(1), 21))
     st = new_game(cfg, seed)
     ag = [Agent("river_rats", "heuristic") for _ in range(4)]
@@ -718,7 +718,8 @@ def test_stuck_player_passes_and_all_passing_ends_game():
     ],
 )
 def test_hand_ranking_decisions_are_options(option, a, b, default_cmp, option_cmp):
-    """Each "Hand ranking" **[decision]** is a Config option; the default is the rules' text."""
+    """Each "Hand ranking" **[decision]** is a RiverRatsConfig option; the default is the rules'
+    text."""
     from engines import cards
     from engines.poker import RULES_STANDARD, eval_hand
 
@@ -728,8 +729,8 @@ def test_hand_ranking_decisions_are_options(option, a, b, default_cmp, option_cm
         sy = C.ranked(st.array, eval_hand(cards.parse(y), 5, RULES_STANDARD))
         return (sx > sy) - (sx < sy)
 
-    assert cmp(Config(), a, b) == default_cmp
-    assert cmp(Config(**option), a, b) == option_cmp
+    assert cmp(RiverRatsConfig(), a, b) == default_cmp
+    assert cmp(RiverRatsConfig(**option), a, b) == option_cmp
 
 
 def test_default_ranking_equals_the_evaluators_river_rats_rules():
@@ -738,11 +739,11 @@ def test_default_ranking_equals_the_evaluators_river_rats_rules():
     from engines.poker import evaluate
 
     hands = cards.random_hands(3000, 7, seed=4)
-    st = new_game(Config(), seed=1)
+    st = new_game(RiverRatsConfig(), seed=1)
     got = [C.ranked(st.array, int(v)) for v in evaluate(hands, "standard")]
     assert got == evaluate(hands, "river_rats").tolist()
 
 
 def test_bad_ranking_option_names_the_field():
     with pytest.raises(ValueError, match="bad two_pair_ties"):
-        Config(two_pair_ties="kicker_first")
+        RiverRatsConfig(two_pair_ties="kicker_first")
