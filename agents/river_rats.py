@@ -679,13 +679,13 @@ def _rat_without(s, slot, peek, w):
 @njit(cache=True)
 def random_policy(s, player, legal, n_legal, params, rng):
     """Uniform over the legal actions (the draw indexes them in table order,
-    :func:`engines.river_rats.core.legal_actions_in_table_order`)."""
+    :func:`engines.river_rats.core.legal_actions_in_table_order`, read through
+    :func:`engines.river_rats.core.table_order_action`)."""
     r = rand_below(rng, 0, n_legal)
     if n_legal == 1:
         return legal[0]
     order = stack_i64(_MAX_LEGAL)
-    C.legal_actions_in_table_order(s, order)
-    return order[r]
+    return C.table_order_action(s, legal, n_legal, r, order)
 
 
 @njit(cache=True)

@@ -4,7 +4,9 @@ the last commit before the redesign), side by side in one run: for each game, po
 time on one core, compile time excluded; rounds alternate old/new and the median is reported
 with the ratio new/old.
 
-Run: ``python benchmarks/protocol_speedup.py [--old-ref 4d0b703] [--rounds 3] [--quick]``.
+Run: ``python benchmarks/protocol_speedup.py [--old-ref 4d0b703] [--rounds 3] [--quick]
+[--only river_rats/random]`` (``--only``: the cells whose ``game/policy/players`` starts with
+one of the given prefixes).
 The old code is checked out with ``git worktree`` into a temporary folder and run in
 subprocesses with ``PYTHONPATH`` pointing at it (each version with its own Numba cache), so
 both versions run the same measurement on the same machine in the same run. Needs the git
@@ -69,10 +71,10 @@ print(json.dumps(out))
 '''
 
 
-def _run(version: str, path: Path, cache: Path, quick: bool) -> dict:
+def _run(version: str, path: Path, cache: Path, quick: bool, cells_run) -> dict:
     env = dict(os.environ, PYTHONPATH=str(path), NUMBA_CACHE_DIR=str(cache))
     env.pop("BOARDLAB_CACHE_DIR", None)
-    cells = json.dumps([[g, p, n, GAMES[(g, p)]] for g, p, n in CELLS])
+    cells = json.dumps([[g, p, n, GAMES[(g, p)]] for g, p, n in cells_run])
     res = subprocess.run([sys.executable, "-c", _MEASURE, version, "1" if quick else "0", cells],
                          cwd=path, env=env, capture_output=True, text=True, check=False)
     if res.returncode != 0:
@@ -85,7 +87,11 @@ def main(argv=None) -> int:
     ap.add_argument("--old-ref", default="4d0b703", help="git ref of the old code")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds per version")
     ap.add_argument("--quick", action="store_true", help="a tenth of the games (smoke run)")
+    ap.add_argument("--only", nargs="*", default=None, metavar="PREFIX",
+                    help="only the cells whose game/policy/players starts with a prefix")
     args = ap.parse_args(argv)
+    cells_run = [c for c in CELLS if not args.only
+                 or any(f"{c[0]}/{c[1]}/{c[2]}".startswith(x) for x in args.only)]
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old),
@@ -97,14 +103,14 @@ def main(argv=None) -> int:
                 for version, path in (("old", old), ("new", ROOT)):
                     load.append(os.getloadavg()[0])
                     runs[version].append(_run(version, path, Path(tmp) / f"cache_{version}",
-                                              args.quick))
+                                              args.quick, cells_run))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)],
                            check=False, capture_output=True)
     print(f"games/s per core (CPU time, median of {args.rounds} alternating rounds; load "
           f"average {min(load):.2f}-{max(load):.2f} during the run; old = {args.old_ref})")
     print(f"{'game':<11}{'policy':<11}{'players':>7}{'old':>11}{'new':>11}{'new/old':>9}")
-    for g, p, n in CELLS:
+    for g, p, n in cells_run:
         key = f"{g}/{p}/{n}"
         o = statistics.median(r[key] for r in runs["old"])
         w = statistics.median(r[key] for r in runs["new"])

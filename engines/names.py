@@ -37,6 +37,8 @@ GAME_TITLES = {g: d.title for g, d in DESCRIPTIONS.items()}
 def normalize_game_name(game: str) -> str:
     """``"river-rats"``/``"River Rats"``/``"river_rats"`` -> ``"river_rats"``; ``ValueError``
     naming the text and the games otherwise."""
+    if isinstance(game, str) and game in GAME_IDS:
+        return game
     key = str(game).strip().lower().replace("-", "_").replace(" ", "_")
     key = {t.lower().replace(" ", "_"): g for g, t in GAME_TITLES.items()}.get(key, key)
     if key not in GAME_IDS:

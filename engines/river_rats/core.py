@@ -892,6 +892,82 @@ def legal_actions_in_table_order(s, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def table_order_action(s, legal, n, r, buf):
+    """Action ``r`` (``0 <= r < n``) of :func:`legal_actions_in_table_order`, given the
+    ascending ``legal[:n]`` of :func:`legal_actions` (``int64``; ``buf``: ``int64`` scratch of
+    ``MAX_LEGAL``). The same action as ``legal_actions_in_table_order(s, buf); buf[r]`` (tested
+    on every decision of many games, ``tests/river_rats/test_table_order.py``) without listing
+    the actions again in the phases most decisions are in (issue 29: the random policy spent a
+    third of a game listing them twice). Draw and play: the table lists the joker options, then
+    the market (draw) or the hand (play) as it lies, then the deck draw; the joker options'
+    kinds (``K_JOKER``, ``K_JREMOVE``, arguments ascending) sort after ``K_DRAW_MARKET``,
+    ``K_DRAW_DECK`` and ``K_PLAY``, so they are the last ``nj`` sorted actions in table order.
+    Swap-in phases: the hand or the market as it lies. Action phase: "no action" first (it
+    sorts first too), then the suit action's run, then the power's, each kind one run in both
+    orders. Power phases with a "stop": stop first in the table, last by id. Only a stuck play
+    lists the actions again."""
+    ph = s[PHASE]
+    if ph == PH_PLAY:
+        h = s[hand_base(s[CUR])]
+        if h > 0:
+            nj = n - h
+            if r < nj:
+                return legal[h + r]
+            return K_PLAY * 64 + s[hand_base(s[CUR]) + 1 + r - nj]
+    elif ph == PH_DRAW:
+        m = s[MARKET]
+        nd = 1 if can_draw(s) else 0
+        nj = n - m - nd
+        if r < nj:
+            return legal[m + nd + r]
+        if r < nj + m:
+            return K_DRAW_MARKET * 64 + s[MARKET + 1 + r - nj]
+        return K_DRAW_DECK * 64
+    elif ph == PH_ACTION:
+        if r == 0:
+            return K_NONE * 64
+        k = legal[r] >> 6
+        i0 = r
+        while legal[i0 - 1] >> 6 == k:  # legal[0] is "no action": the walk stops there
+            i0 -= 1
+        return _segment_action(s, legal, r, k, r - i0)
+    elif ph == PH_SWAP_IN:
+        return K_SWAP_IN * 64 + s[hand_base(s[CUR]) + 1 + r]
+    elif ph == PH_P_SWAP_IN:
+        return K_PSWAP_IN * 64 + s[MARKET + 1 + r]
+    elif ph == PH_P_PUSH2 or ph == PH_P_DISCARD or ph == PH_P_STAKE or ph == PH_EXPERT \
+            or ph == PH_EXPERT2:
+        if r == 0:  # "stop" leads the table and sorts last (K_STOP, K_ESTOP)
+            return legal[n - 1]
+        return _segment_action(s, legal, r - 1, legal[r - 1] >> 6, r - 1)
+    legal_actions_in_table_order(s, buf)
+    return buf[r]
+
+
+@njit(cache=True)
+def _segment_action(s, legal, pos, k, j):
+    """Action ``j`` in table order of the actions of kind ``k`` (one contiguous run in both
+    orders, ``legal[pos]`` its ``j``-th by id): the hand as it lies (push), the hand then the
+    market (discard), the swappable collective-hand cards (swap out); a run of one otherwise."""
+    if k == K_PUSH or k == K_PPUSH:
+        if s[N_PLAYERS] == 1:
+            return legal[pos]
+        return k * 64 + s[hand_base(s[CUR]) + 1 + j]
+    if k == K_DISCARD or k == K_PDISCARD:
+        hb = hand_base(s[CUR])
+        if j < s[hb]:
+            return k * 64 + s[hb + 1 + j]
+        return k * 64 + s[MARKET + 1 + j - s[hb]]
+    if k == K_SWAP_OUT or k == K_PSWAP_OUT:
+        for i in range(s[COLL]):
+            if swappable(s, i):
+                if j == 0:
+                    return k * 64 + s[COLL + 1 + i]
+                j -= 1
+    return legal[pos]
+
+
 @njit(cache=True)
 def _sort(a, n):
     """Insertion sort of ``a[:n]`` in place (legal lists are short)."""

@@ -192,8 +192,11 @@ def finish_frame(df: pd.DataFrame, n_players: int) -> pd.DataFrame:
     """Readable columns for :func:`agents.loop.play_batch`: ``won`` as bool, ``rat1``/``rat2``
     as suit letters and ``rat_pair`` (e.g. ``"DS"``)."""
     df["won"] = df["won"].astype(bool)
-    letters = np.array(list(SUIT_LETTERS))
-    df["rat1"] = letters[df["rat1"].to_numpy()] if len(df) else pd.Series(dtype=object)
-    df["rat2"] = letters[df["rat2"].to_numpy()] if len(df) else pd.Series(dtype=object)
-    df["rat_pair"] = df["rat1"] + df["rat2"]
+    letters = np.array(list(SUIT_LETTERS), dtype=object)
+    pairs = np.array([a + b for a in SUIT_LETTERS for b in SUIT_LETTERS], dtype=object)
+    r1 = df["rat1"].to_numpy()
+    r2 = df["rat2"].to_numpy()
+    df["rat1"] = letters[r1]
+    df["rat2"] = letters[r2]
+    df["rat_pair"] = pairs[4 * r1 + r2]
     return df
