@@ -1,6 +1,6 @@
 """Cost of a step through the OpenSpiel and PettingZoo adapters against our step API, side by
 side in one process run (issue 14: an adapter step may cost at most 2x a step-API step; issue
-24: the PettingZoo ``env()`` the README tells users to use, at most 1.5x).
+24: the PettingZoo ``env()`` docs/guides/interop.md tells users to use, at most 1.5x).
 
 A *step* is what a learning loop does per decision: read the legal actions, build the acting
 player's observation tensor (its information state, ``float32 (TENSOR_SIZE,)``) and apply an
@@ -10,8 +10,8 @@ shared stream of random ints ``r``, so the policy costs nothing):
 - step API: ``st.legal_actions()``, ``st.observation_tensor(p)``, ``st.apply_action(a)``;
 - OpenSpiel: ``state.legal_actions()``, ``state.information_state_tensor(p)``,
   ``state.apply_action(a)`` on ``boardlab_<game>`` with a fixed seed (no chance node);
-- PettingZoo ``env()``: the README's loop, ``for agent in e.agent_iter(): obs, reward,
-  termination, truncation, info = e.last(); e.step(None if termination else a)`` on
+- PettingZoo ``env()``: the loop of docs/guides/interop.md, ``for agent in e.agent_iter():
+  obs, reward, termination, truncation, info = e.last(); e.step(None if termination else a)`` on
   ``env(game)`` (our order-enforcing wrapper, :class:`~experiments.interop.pettingzoo_env.
   FastOrderEnforcingWrapper`), the end included (one ``step(None)`` per agent);
 - the same loop on ``raw_env(game)`` (no wrapper) and on PettingZoo's stock
@@ -92,7 +92,7 @@ def run_openspiel(game, cfg, seeds, r) -> int:
 
 
 def _readme_loop(env, seeds, r) -> int:
-    """The README's PettingZoo loop over ``seeds``; returns the decisions taken."""
+    """The PettingZoo loop of docs/guides/interop.md over ``seeds``; returns the decisions taken."""
     steps = 0
     for seed in seeds:
         env.reset(seed=seed)
@@ -108,7 +108,7 @@ def _readme_loop(env, seeds, r) -> int:
 
 
 def run_pettingzoo(game, cfg, seed_list, r) -> int:
-    """Play the games through ``env()`` (what the README tells users to use) with the README's
+    """Play the games through ``env()`` (what docs/guides/interop.md tells users to use) with its
     loop; returns the decisions taken."""
     from experiments.interop.pettingzoo_env import env
 
@@ -116,15 +116,15 @@ def run_pettingzoo(game, cfg, seed_list, r) -> int:
 
 
 def run_pettingzoo_raw(game, cfg, seed_list, r) -> int:
-    """The README's loop on ``raw_env()`` (no order-enforcing wrapper)."""
+    """The loop of docs/guides/interop.md on ``raw_env()`` (no order-enforcing wrapper)."""
     from experiments.interop.pettingzoo_env import raw_env
 
     return _readme_loop(raw_env(game, config=cfg), seed_list, r)
 
 
 def run_pettingzoo_stock(game, cfg, seed_list, r) -> int:
-    """The README's loop on PettingZoo's own ``OrderEnforcingWrapper(raw_env())``, what
-    ``env()`` returned before issue 24."""
+    """The loop of docs/guides/interop.md on PettingZoo's own
+    ``OrderEnforcingWrapper(raw_env())``, what ``env()`` returned before issue 24."""
     from pettingzoo.utils import wrappers
 
     from experiments.interop.pettingzoo_env import raw_env
@@ -222,7 +222,7 @@ def main(argv=None) -> None:
     if a.games < 1 or a.rounds < 1:
         ap.error(f"bad --games {a.games} / --rounds {a.rounds}: expected integers >= 1")
     print("µs per decision (median of the rounds) and ratios to the step API; PZ env() = the "
-          "README's loop on env(), raw = on raw_env(), stock = on PettingZoo's own "
+          "the guide's loop on env(), raw = on raw_env(), stock = on PettingZoo's own "
           "OrderEnforcingWrapper (env() before issue 24)")
     print(f"{'game':<11} {'steps':>6} {'step API':>9} {'OpenSpiel':>10} {'PZ env()':>9} "
           f"{'PZ raw':>7} {'PZ stock':>9} {'OS/step':>8} {'env/step':>9} {'raw/step':>9} "

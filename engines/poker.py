@@ -181,7 +181,7 @@ def eval_at(cards, start, n, rules):
     slice costs two reference-count calls). 5-7 cards without jokers take OMPEval's path with
     vector adds (:func:`engines._card_sums.record_sums`), small enough to be inlined; jokers and
     8 or more cards go to :func:`_eval_general`, a call marked :func:`engines.hints.unlikely`
-    so that a calling loop keeps its registers for the common path (figures in the README,
+    so that a calling loop keeps its registers for the common path (figures in docs/benchmarks.md,
     "The poker evaluator").
     """
     if not unlikely(n > 7):

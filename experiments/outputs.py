@@ -75,15 +75,31 @@ def normalize(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=_jsonable, sort_keys=True))
 
 
+def _comparable(obj: Any) -> Any:
+    """``obj`` without what names a place rather than a setting: a deck record's ``source`` (the
+    path it was read from, which differs between clones; its ``sha256`` and ``rows`` are the
+    deck)."""
+    if isinstance(obj, dict):
+        keep = {k: _comparable(v) for k, v in obj.items()}
+        if {"source", "sha256", "rows"} <= set(keep):
+            keep.pop("source")
+        return keep
+    if isinstance(obj, list):
+        return [_comparable(v) for v in obj]
+    return obj
+
+
 def same_settings(a: dict, b: dict) -> bool:
-    """True when two settings dicts are equal after :func:`normalize`."""
-    return normalize(a) == normalize(b)
+    """True when two settings dicts are equal after :func:`normalize` (a deck's file path
+    aside: :func:`_comparable`)."""
+    return _comparable(normalize(a)) == _comparable(normalize(b))
 
 
 def settings_diff(stored: dict, mine: dict, limit: int = 3) -> str:
     """The first ``limit`` settings that differ, as ``"games 1000000 there, 200 now; seed ..."``
     (a key missing on one side shows as ``-``)."""
-    stored, mine = _flat(normalize(stored)), _flat(normalize(mine))
+    stored = _flat(_comparable(normalize(stored)))
+    mine = _flat(_comparable(normalize(mine)))
     parts = []
     for key in sorted(set(stored) | set(mine), key=lambda k: (k not in mine, str(k))):
         if stored.get(key) != mine.get(key):

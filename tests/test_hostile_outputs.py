@@ -458,3 +458,18 @@ def test_no_python_api_words_reach_the_command_line(tmp_path, capsys):
     _one_line_refusal(code, err, "--force")
     assert "overwrite" not in err and "games_per_cell" not in err
     assert np.all([s not in err for s in ("n_jobs", "batch_size", "ci_width")])
+
+
+def test_a_deck_read_from_another_clone_is_the_same_setting():
+    """A finished run's settings name the deck by content (sha256, rows); the path it was read
+    from differs between clones and is not a setting (the README's Lure tournament answers
+    from the committed run in a fresh clone)."""
+    from experiments.outputs import same_settings, settings_diff
+
+    deck = {"sha256": "ab12", "rows": [[1, 2]]}
+    here = {"games": 10, "config": {"deck": dict(deck, source="/work/main/deck.csv")}}
+    there = {"games": 10, "config": {"deck": dict(deck, source="/tmp/clone/deck.csv")}}
+    assert same_settings(here, there) and settings_diff(here, there) == ""
+    other = {"games": 10, "config": {"deck": dict(deck, sha256="cd34", source="/x.csv")}}
+    assert not same_settings(here, other)
+    assert settings_diff(here, other) == "config.deck.sha256 ab12 there, cd34 now"

@@ -82,7 +82,7 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
         lines.append("")
     if notes:
         lines += ["## Notes", "", notes, ""]
-    lines += ["Retrain: see the README section \"Learned policy `net`\" (`boardlab learn`)."]
+    lines += ["Retrain: see docs/guides/learned_policy.md (`boardlab learn`)."]
     out = p.with_suffix(".md")
     out.write_text("\n".join(lines) + "\n")
     return out

@@ -1,5 +1,6 @@
-"""User policies compiled in a notebook or script: the README's worked example, agreement of
-the user-policy loop with the engines' loop, illegal actions, registration errors."""
+"""User policies compiled in a notebook or script: the worked example of
+docs/guides/tournaments.md, agreement of the user-policy loop with the engines' loop, illegal
+actions, registration errors."""
 
 import importlib
 
@@ -12,7 +13,7 @@ from experiments.tournament.games import get_adapter
 from experiments.tournament.run import register_policy, run_tournament
 
 
-# The worked example of the README section "Compare strategies" (keep the two in step).
+# The worked example of docs/guides/tournaments.md (keep the two in step).
 @njit
 def biggest_group(state, player, legal, n_legal, params, rng):
     hand = HAND + BLOCK * player
