@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from agents.policy import PolicySpec
+from agents.river_rats_intrinsics import stack_i64
 from agents.search import relative_to_mean
 from engines.chance import rand_below
 from engines.rats import core as RC
@@ -69,6 +70,8 @@ from engines.rats.core import (
     sequence_strength,
     upto,
 )
+
+_MAX_LEADS = MAX_LEADS  # a module-level int: a compile-time constant for stack_i64
 
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "RANDOM", "GREEDY", "HEURISTIC",
            "HEURISTIC_DEFAULT", "HEURISTIC_PARAM_NAMES", "random_policy", "greedy_policy",
@@ -295,7 +298,7 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
     with ``params``), the first in :func:`engines.rats.core.generate_leads` order among equals;
     with ``kind >= 0`` only leads of that kind whose cards up to id ``last`` are exactly
     ``chosen`` (a lead being built). Returns -1 if no lead fits."""
-    buf = np.empty(MAX_LEADS, dtype=np.int64)
+    buf = stack_i64(_MAX_LEADS)  # 64 KB in this frame: no malloc per plan (issue 29)
     n = generate_leads(hand, ace_high, buf)
     low = upto(last)
     best = np.int64(-1)

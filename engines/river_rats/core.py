@@ -132,6 +132,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.bits import popcount
 from engines.chance import rand_below
 from engines.poker import RULES_STANDARD, eval_at
 from engines.river_rats.config import (
@@ -970,7 +971,44 @@ def _segment_action(s, legal, pos, k, j):
 
 @njit(cache=True)
 def _sort(a, n):
-    """Insertion sort of ``a[:n]`` in place (legal lists are short)."""
+    """Sort the distinct actions ``a[:n]`` in place. Most lists hold one or two kinds (a play,
+    a draw): their arguments (< 64) go into one bit mask per kind, read back in ascending
+    order (no data-dependent branches: the insertion sort took a tenth of a random game,
+    issue 29); lists of three or more kinds are sorted by insertion (they are short)."""
+    if n < 2:
+        return
+    k0 = a[0] >> 6
+    k1 = np.int64(-1)
+    m0 = np.int64(0)
+    m1 = np.int64(0)
+    many = False
+    for i in range(n):
+        k = a[i] >> 6
+        bit = np.int64(1) << (a[i] & 63)
+        if k == k0:
+            m0 |= bit
+        elif k1 < 0 or k == k1:
+            k1 = k
+            m1 |= bit
+        else:
+            many = True
+            break
+    if not many:
+        if k1 >= 0 and k1 < k0:
+            k0, k1 = k1, k0
+            m0, m1 = m1, m0
+        j = 0
+        while m0 != 0:
+            b = m0 & -m0
+            a[j] = k0 * 64 + popcount(b - 1)
+            j += 1
+            m0 ^= b
+        while m1 != 0:
+            b = m1 & -m1
+            a[j] = k1 * 64 + popcount(b - 1)
+            j += 1
+            m1 ^= b
+        return
     for i in range(1, n):
         x = a[i]
         j = i - 1

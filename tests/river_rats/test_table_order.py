@@ -56,3 +56,20 @@ def test_table_order_action_matches_the_table(difficulty, policy):
         assert bad == 0
         total += checked
     assert total > 1000
+
+
+def test_sort_orders_lists_of_any_kinds():
+    """``core._sort`` (bit masks for one or two kinds, insertion otherwise) = ``sorted``."""
+    rng = np.random.default_rng(29)
+    buf = np.zeros(C.MAX_LEGAL, dtype=np.int64)
+    for _ in range(3000):
+        n = int(rng.integers(0, 40))
+        kinds = rng.choice(21, size=int(rng.integers(1, 5)), replace=False)
+        vals: set[int] = set()
+        while len(vals) < n:
+            vals.add(int(rng.choice(kinds)) * 64 + int(rng.integers(0, 64)))
+        a = np.array(sorted(vals), dtype=np.int64)
+        rng.shuffle(a)
+        buf[:n] = a
+        C._sort(buf, n)
+        assert buf[:n].tolist() == sorted(vals)
