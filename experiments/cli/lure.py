@@ -104,11 +104,13 @@ def register(sub) -> None:
                     "simulated games, resumed from the output folder when run again) and "
                     "curve (points within +-TOLERANCE of the robust points-vs-difficulty "
                     "curve; exact odds). Exit status: 0 every card meets the goal on the "
-                    "fresh seeds; 3 some card is still off it (listed); 2 bad input.")
+                    "fresh seeds; 3 some card is still off it (listed); 2 bad input; 1 a file "
+                    "or folder cannot be written; 130 interrupted (run again to resume).")
     r.add_argument("--goal", default="win-diff", help="win-diff (default) or curve")
     r.add_argument("--tolerance", default=None,
                    help="win-diff: percentage points of win rate (default 5); curve: card "
-                        "points (default the balance report's threshold, max(1, 1.5 x RMSE))")
+                        "points (default the balance report's threshold, "
+                        "max(1, 1.5 x robust sigma of the curve's residuals))")
     r.add_argument("--target", default=None,
                    help="win-diff: the win diff every card should have, percentage points "
                         "(default median: the start deck's median card per player count)")
@@ -134,8 +136,13 @@ def register(sub) -> None:
                         "trial)")
     r.add_argument("--verify-games", type=int, default=20000,
                    help="games per player count of each deck on fresh seeds")
+    r.add_argument("--screen-games", type=int, default=None,
+                   help="win-diff: games per player count of the start deck for the evidence "
+                        "rule (which cards are off their band, and the confirmation; default "
+                        "--verify-games, so that the evidence has the power of the check)")
     r.add_argument("--seed", type=int, default=0,
-                   help="seed of the search (the verification uses seed + 1)")
+                   help="seed of the search (the verification uses seed + 1, the "
+                        "confirmation of the flagged cards seed + 2)")
     r.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     r.add_argument("--batch-size", type=int, default=1000,
                    help="games per work unit (the numbers depend on it, not on --jobs)")
@@ -342,7 +349,8 @@ def _rebalance(args: argparse.Namespace) -> int:
                     out=args.out, overwrite=args.force, progress=_progress(args),
                     command=cmd, method=args.method, correction=args.correction,
                     alpha=args.alpha, allow_reorder=args.allow_reorder,
-                    compare_agents=compare, compare_games=args.compare_games)
+                    compare_agents=compare, compare_games=args.compare_games,
+                    screen_games=args.screen_games)
     print(res.summary())
     print(f"the proposed deck: {res.out / 'deck.csv'} (loadable with --cards)")
     if not hasattr(res, "meta"):  # a FinishedRebalance says where its answer came from

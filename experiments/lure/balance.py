@@ -570,9 +570,13 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
     ok = np.isfinite(cards["difficulty"]).to_numpy()
     xs = np.linspace(cards.loc[ok, "difficulty"].min(), cards.loc[ok, "difficulty"].max(), 200)
     ys = np.polyval(fit["coefficients"], xs)
+    robust = fit.get("method", "robust") == "robust"
+    scale = (f"max(1, 1.5 x robust sigma {fit['scale']:.2f})" if robust and "scale" in fit
+             else f"max(1, 1.5 x RMSE {fit['rmse']:.2f})")
     ax.fill_between(xs, ys - fit["threshold"], ys + fit["threshold"], color="grey", alpha=0.15,
-                    label=f"fair +- {fit['threshold']:.2f} points", zorder=1)
-    ax.plot(xs, ys, "k-", lw=1, label="fitted curve (fair points)", zorder=2)
+                    label=f"fair +- {fit['threshold']:.2f} points = {scale}", zorder=1)
+    ax.plot(xs, ys, "k-", lw=1, label=("robust curve (fair points)" if robust else
+                                       "least-squares curve (fair points)"), zorder=2)
     colours = {"": ("tab:blue", "within the band"), "over-valued": ("tab:red", "over-valued"),
                "under-valued": ("tab:green", "under-valued")}
     for flag, (colour, text) in colours.items():
@@ -581,8 +585,12 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
                    label=f"{text} ({int(m.sum())})", zorder=3)
     ax.set_ylim(min(-0.5, float(cards.loc[ok, "points"].min()) - 1),
                 float(max(cards.loc[ok, "points"].max(), ys.max() + fit["threshold"])) + 1)
+    out = [str(x) for x in fit.get("outliers", [])]
     difficulty_axes(ax, "Are the fish cards' points fair for how hard they are to catch?\n"
-                        "Lure fish cards: points against difficulty, with a fitted quadratic")
+                        "Lure fish cards: points against difficulty, with a "
+                        + ("robust quadratic (soft-l1" + (f"; set aside: {', '.join(out)})"
+                                                          if out else ")")
+                           if robust else "least-squares quadratic"))
     sub = cards[ok]
     _place_labels(ax, sub["difficulty"].to_numpy(float), sub["points"].to_numpy(float),
                   list(sub["id"]))

@@ -6,6 +6,7 @@ the deck, written as a short *card spec*::
     "cn=14; pair"                 a new card: catch number 14, requirement pair
     "cn=20; has:1,5; points=6"    a new card with its points
     "B17: points=7"               card B17 of the deck with 7 points instead of its own
+    "B29"                         card B29 of the deck as it is
     "B05: cn=8; req="             B05 with catch number 8 and no requirement
 
 Items are separated by ``;``; ``KEY=VALUE`` sets a column of the deck file (``points``/``pts``,
@@ -65,8 +66,11 @@ def parse_card_spec(text: str) -> CardChange:
                          "'B17: points=7'")
     card_id = None
     m = re.match(r"\s*([A-Za-z0-9_-]+)\s*:(?!\d)\s*(.*)$", text)
+    bare = re.fullmatch(r"\s*([A-Za-z][A-Za-z0-9_-]*)\s*", text)
     if m and "=" not in m.group(1) and not m.group(1).lower().startswith("has"):
         card_id, text = m.group(1), m.group(2)
+    elif bare and bare.group(1).lower() not in dice.REQUIREMENT_FLAGS:
+        card_id, text = bare.group(1), ""  # a deck card as it is: "B29" = "B29:"
     fields: dict = {}
     adds: list[str] = []
     for item in (t.strip() for t in text.split(";")):
@@ -142,7 +146,10 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
     ``difficulty``, ``fair_points`` (the current deck's curve at that difficulty, rounded; NaN
     for an uncatchable card), ``fitted_points`` (unrounded), ``flag`` (what the balance report
     would say of the card's points: ``over-valued``, ``under-valued``, ``uncatchable`` or
-    ``""``), ``threshold`` and ``old`` (the changed card's row before, or ``None``).
+    ``""``), ``threshold`` (card points: ``max(1, 1.5 x scale)``), ``scale`` (the robust
+    sigma of the curve's residuals, card points: 1.4826 x their median absolute size, the
+    robust fit's, :func:`experiments.lure.balance.fit_curve`) and ``old`` (the changed card's
+    row before, or ``None``).
     Raises ``ValueError`` for a bad spec (see :func:`parse_card_spec`)."""
     from experiments.lure.balance import _spec_list, add_fit, card_table, fit_curve
 
@@ -154,7 +161,7 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
     if old is not None:  # the curve of the deck as it is: the changed card as it was
         ref, _ = card_table(deck, deep_waters or _is_deep(new_deck, cid))
         others = ref
-    coef, _, rmse = fit_curve(others["difficulty"], others["points"])
+    coef, _, scale = fit_curve(others["difficulty"], others["points"])
     fit = add_fit(others)[1]
     d = float(row["difficulty"])
     fitted = float(np.polyval(coef, d)) if np.isfinite(d) else np.nan
@@ -174,7 +181,7 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
             "best_tokens": _loadout_matrix(t, lambda v: float(v.max()), specs),
             "long": long, "difficulty": d, "fitted_points": fitted,
             "fair_points": float(np.round(fitted)) if np.isfinite(fitted) else np.nan,
-            "flag": flag, "threshold": thr, "rmse": rmse, "old": old,
+            "flag": flag, "threshold": thr, "scale": scale, "old": old,
             "points_given": old is not None or "points" in _change(spec).fields}
 
 
@@ -186,16 +193,20 @@ def _is_deep(deck: D.Deck, cid: str) -> bool:
     return deck.info[deck.index(cid), D.I_SET] != D.SET_BASE
 
 
+def _points(n) -> str:
+    return f"{n} point" + ("" if str(n).strip() == "1" else "s")
+
+
 def format_report(rep: dict) -> str:
     """The terminal text of :func:`card_report`."""
     r = rep["card"]
-    head = (f"{r['id']}: {r['points']} points, catch number {r['catch_number']}"
+    head = (f"{r['id']}: {_points(r['points'])}, catch number {r['catch_number']}"
             + (f", requirements {r['requirements']}" if r["requirements"] else "")
             + f" ({r['set']})")
     lines = [head]
     if rep["old"] is not None:
         o = rep["old"]
-        lines.append(f"  was: {o['points']} points, catch number {o['catch_number']}"
+        lines.append(f"  was: {_points(o['points'])}, catch number {o['catch_number']}"
                      + (f", requirements {o['requirements']}" if o["requirements"] else ""))
     ctx = " (its lure requirement boosts the catch)" if rep["context"] == "boost" else ""
     lines.append(f"\nP(catch) by loadout, no lure tokens{ctx}:")
@@ -204,9 +215,10 @@ def format_report(rep: dict) -> str:
     lines.append(rep["best_tokens"].round(3).to_string())
     d = rep["difficulty"]
     if np.isfinite(d):
-        lines.append(f"\ndifficulty D = {d:.3f}; the current deck's curve gives "
+        lines.append(f"\ndifficulty D = {d:.3f}; the current deck's robust curve gives "
                      f"{rep['fitted_points']:.2f} points (fair: {rep['fair_points']:.0f}; "
-                     f"flagged beyond ±{rep['threshold']:.2f})")
+                     f"flagged when {rep['threshold']:.2f} or more off it = max(1, 1.5 x "
+                     f"robust sigma {rep['scale']:.2f}))")
     else:
         lines.append("\nno loadout can catch this card (difficulty infinite)")
     if not rep["points_given"]:
@@ -216,5 +228,5 @@ def format_report(rep: dict) -> str:
     verdict = {"over-valued": "OVER-VALUED for its odds", "under-valued":
                "UNDER-VALUED for its odds", "uncatchable": "UNCATCHABLE",
                "": "within the band of the current deck"}[rep["flag"]]
-    lines.append(f"with {r['points']} points the card is {verdict}")
+    lines.append(f"with {_points(r['points'])} the card is {verdict}")
     return "\n".join(lines)

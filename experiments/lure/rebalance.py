@@ -49,7 +49,9 @@ the order constraint allows.
 
 **Search, win-diff goal** (:func:`experiments.lure.rebalance_search.win_diff_search`): only
 the cards off their band after the correction on the search's seeds **and confirmed on seeds
-the search never uses** (seed + 2) may change; every trial is played on the same seeds (common
+the search never uses** (seed + 2) may change, both judged on ``screen_games`` games per
+player count (default ``verify_games``: the evidence that lets a card change has the power
+of the check that judges it afterwards); every trial is played on the same seeds (common
 random numbers); trials are ranked lexicographically: order kept, least violation, fewest
 changed cards, fewest points moved. The default method is deterministic *model steps* (each
 card's points moved by the win diff it needs divided by the win diff a point buys, then
@@ -782,8 +784,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
               batch_size: int = 1000, out=None, overwrite: bool = False,
               progress: bool = False, plots: bool = True, command: str = "",
               method: str = "model", correction: str = "holm", alpha: float = 0.05,
-              allow_reorder: bool = False, compare_agents=None, compare_games: int = 200
-              ) -> RebalanceResult:
+              allow_reorder: bool = False, compare_agents=None, compare_games: int = 200,
+              screen_games: int | None = None) -> RebalanceResult:
     """Search a deck that meets ``goal`` with the fewest and smallest changes, verify it on
     fresh seeds and write the report (module docstring; files:
     :func:`experiments.lure.rebalance_report.write_outputs`).
@@ -799,7 +801,9 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
         n_trials: complete trials wanted in the win-diff study (the start counts; a resumed
             study plays only the missing ones; the model steps may stop earlier, converged);
             ``n_games``: games per player count per trial (>= 2); ``verify_games``: games per
-            player count of each verification run.
+            player count of each verification run; ``screen_games``: games per player count
+            of the evidence rule's screen and confirmation of the start deck (default
+            ``verify_games``: the evidence has the power of the check).
         seed: the search's seed (the verification uses ``seed + 1``, the confirmation of the
             flagged cards ``seed + 2``); ``n_jobs``, ``batch_size``: the runner's (the numbers
             depend on ``batch_size``, not ``n_jobs``).
@@ -831,6 +835,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
     n_trials = check_int(n_trials, "bad --trials")
     n_games = check_int(n_games, "bad --games", 2)
     verify_games = check_int(verify_games, "bad --verify-games")
+    screen_games = (verify_games if screen_games is None
+                    else check_int(screen_games, "bad --screen-games", 2))
     batch_size = check_int(batch_size, "bad --batch-size")
     seed = check_int(seed, "bad --seed", 0)
     if method not in METHODS:
@@ -868,6 +874,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
                 "correction": correction, "alpha": a, "allow_reorder": bool(allow_reorder),
                 "costs": {"card": CARD_COST, "field": FIELD_COST, "cn_step": CN_STEP,
                           "beam": BEAM}}
+    if g.kind == "win-diff":  # the evidence rule's games (a folder of older code lacks it)
+        settings["screen_games"] = screen_games
     run_keys = {"settings": settings, "n_trials": n_trials, "verify_games": verify_games}
     if cmp_agents:
         run_keys["compare"] = {"agents": cmp_agents, "games": compare_games}
@@ -903,7 +911,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
             found = win_diff_search(start, cons, g, players, deep_waters, agents, n_games,
                                     seed, batch_size, n_jobs, n_trials, settings, out,
                                     progress, method=method, correction=correction, alpha=a,
-                                    allow_reorder=allow_reorder, odds=odds)
+                                    allow_reorder=allow_reorder, odds=odds,
+                                    screen_games=screen_games)
             proposed, trials_df = found["proposed"], found["trials"]
             best_number, targets = found["best_trial"], found["targets"]
             search_s, screen = found["seconds"], {**found["screen"], "held": found["held"]}
@@ -922,6 +931,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
         res.files = write_outputs(res, settings, command, {
             "players": players, "deep_waters": bool(deep_waters), "agents": agents,
             "n_trials": n_trials, "n_games": n_games, "verify_games": verify_games,
+            "screen_games": screen_games if g.kind == "win-diff" else None,
             "seed": seed, "verify_seed": seed + 1, "batch_size": batch_size, "n_jobs": n_jobs,
             "curve_tolerance": curve_tol, "plots": bool(plots), "method": method,
             "correction": correction, "alpha": a, "allow_reorder": bool(allow_reorder),

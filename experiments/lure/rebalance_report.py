@@ -45,11 +45,12 @@ from experiments.lure.balance import (
     difficulty_axes,
     simulate,
 )
+from experiments.lure.rebalance_stats import Z95
 from experiments.stats import wilson_interval
 
 __all__ = ["verify", "write_outputs", "write_deck_file", "plot_win_diff",
            "plot_points_vs_difficulty", "plot_scores", "plot_seats", "plot_game_length",
-           "plot_search"]
+           "plot_search", "points_slope", "band_capacity", "diagnosis", "off_goal_reasons"]
 
 DECKS = ("before", "after")
 _COLOURS = {"before": "0.55", "after": "tab:blue"}
@@ -259,6 +260,103 @@ def compare_verdicts(res, cards: pd.DataFrame, players, deep_waters: bool, agent
                                        "win_diff_compared", "target_compared_pp", "changes"])
 
 
+def points_slope(cards: pd.DataFrame, tag: str = "before") -> tuple[float, float]:
+    """Win diff per card point of deck ``tag`` on the fresh seeds: ``(slope pp per point,
+    correlation r)`` of the cards' win diffs on their points over every player count
+    (least squares; NaN with fewer than 3 caught cards or one value of points). ``cards``:
+    :func:`verify`'s frame."""
+    w = cards[f"win_diff_{tag}"].to_numpy(np.float64)
+    x = cards[f"points_{tag}"].to_numpy(np.float64)
+    ok = np.isfinite(w)
+    if ok.sum() < 3 or np.ptp(x[ok]) == 0:
+        return float("nan"), float("nan")
+    return (float(np.polyfit(x[ok], 100 * w[ok], 1)[0]),
+            float(np.corrcoef(x[ok], w[ok])[0, 1]))
+
+
+def band_capacity(cards: pd.DataFrame, tolerance: float, alpha: float = 0.05,
+                  tag: str = "before") -> dict:
+    """How many cards of deck ``tag`` (fresh seeds, :func:`verify`'s frame) *any* band of
+    half-width ``tolerance`` pp could hold at once: an upper bound, so ``cards - capacity``
+    is a lower bound on the cards a search must change for every card to meet the win-diff
+    goal, whatever its method and constraints.
+
+    A cell (card x player count) counts as possibly inside a band centred at ``c`` unless it
+    lies beyond the band's edge by more than ``z x se``, ``z`` the one-sided normal quantile
+    of ``alpha / m`` (``m`` tested cells; ``se`` from its 95% interval): a cell that far off
+    is rejected by Holm's and by Benjamini-Hochberg's procedure alike, whatever the other
+    cells, so a card counted out here is off the goal at that centre. Per player count the
+    best centre is searched (every edge of every cell's tolerance window); a card must fit at
+    every player count, so the bound is the smallest count over the player counts (the
+    centres need not be the median card's: a relaxation). It ignores what a change does to
+    the other cards' win advantages (small: the points of one card are a small part of the
+    scores).
+
+    Returns ``{"cards": n tested cards, "capacity": bound, "per_players": {players: n},
+    "at_median": cards meeting the goal at the deck's own median bands, "z": z}``."""
+    from scipy.stats import norm
+
+    c = cards.dropna(subset=[f"win_diff_{tag}"])
+    w = 100 * c[f"win_diff_{tag}"].to_numpy(np.float64)
+    se_lo = 100 * (c[f"win_diff_{tag}"] - c[f"win_diff_low_{tag}"]).to_numpy(np.float64) / Z95
+    se_hi = 100 * (c[f"win_diff_high_{tag}"] - c[f"win_diff_{tag}"]).to_numpy(np.float64) / Z95
+    z = float(norm.isf(alpha / max(len(w), 1)))
+    # inside a band centred at t unless w - (t + tol) > z se_lo or (t - tol) - w > z se_hi
+    lo_c = w - z * se_lo - tolerance   # lowest centre that keeps the cell
+    hi_c = w + z * se_hi + tolerance   # highest centre that keeps the cell
+    per = {}
+    for n in sorted(c["players"].unique()):
+        m = (c["players"] == n).to_numpy()
+        grid = np.concatenate([lo_c[m], hi_c[m]])
+        fit = ((lo_c[m][None, :] <= grid[:, None] + 1e-9)
+               & (grid[:, None] - 1e-9 <= hi_c[m][None, :])).sum(axis=1)
+        per[int(n)] = int(fit.max()) if len(fit) else 0
+    n_cards = int(c["id"].nunique())
+    at_median = n_cards - int(c.groupby("id")[f"off_goal_{tag}"].any().sum())
+    return {"cards": n_cards, "capacity": min(per.values()) if per else n_cards,
+            "per_players": per, "at_median": at_median, "z": z}
+
+
+def diagnosis(cards: pd.DataFrame, tolerance: float, off_goal, allow_reorder: bool,
+              alpha: float = 0.05) -> str:
+    """One paragraph on why the win-diff goal is not met: how strongly the win advantage
+    follows the points (:func:`points_slope`), the points spread that the band leaves room
+    for, how many cards any band could hold (:func:`band_capacity`: the least number of
+    changes the goal needs), and how many of the cards still off are held by the order
+    constraint or were not off on the screen (``off_goal``: ``[(id, reason)]``)."""
+    slope, r = points_slope(cards)
+    pts = cards.drop_duplicates("id")["points_before"]
+    n_order = sum("order constraint" in w for _, w in off_goal)
+    n_small = sum("no evidence to act on" in w for _, w in off_goal)
+    text = ("Diagnosis: on the fresh seeds the original deck's win advantage follows the "
+            f"points, {slope:+.1f} pp per point (correlation {r:.2f}), so a band of "
+            f"+-{tolerance:g} pp leaves room for about {2 * tolerance / slope:.1f} points "
+            f"of spread around the median card, while the deck's points span "
+            f"{int(pts.min())}..{int(pts.max())}." if np.isfinite(slope) and slope > 0 else
+            "Diagnosis:")
+    need = {"win_diff_low_before", "win_diff_high_before", "off_goal_before", "players"}
+    cap = band_capacity(cards, tolerance, alpha) if need <= set(cards.columns) else None
+    if cap and cap["capacity"] < cap["cards"]:
+        per = ", ".join(f"{n}p {k}" for n, k in cap["per_players"].items())
+        text += (f" No band of +-{tolerance:g} pp, wherever centred, holds more than "
+                 f"{cap['capacity']} of the {cap['cards']} cards of the original deck at every "
+                 f"player count ({per}; {cap['at_median']} meet the goal at the median card's "
+                 f"band), even counting a card in when it is off by less than the corrected "
+                 f"test can see: every card meeting the goal needs at least "
+                 f"{cap['cards'] - cap['capacity']} changed cards, whatever the search and the "
+                 f"constraints.")
+    if n_order and not allow_reorder:
+        text += (f" {n_order} of the {len(off_goal)} cards still off are held by the order "
+                 "constraint: equal win advantages need cheap easy cards raised and dear hard "
+                 "ones lowered, which the order of value forbids beyond the designer's own "
+                 "inversions (--allow-reorder lifts it; a wider --tolerance accepts the "
+                 "spread).")
+    if n_small:
+        text += (f" {n_small} are off by less than the screen's games (--screen-games) can "
+                 "show after the correction: more games let the search act on them.")
+    return text
+
+
 def off_goal_reasons(res) -> list[tuple[str, str]]:
     """``[(id, reason)]``: every card off the goal with the proposed deck on the fresh seeds
     (``res.verification``), each with how far (beyond its band's edge) and the constraint or
@@ -289,12 +387,18 @@ def off_goal_reasons(res) -> list[tuple[str, str]]:
         elif cid in sc.get("candidates", []):
             why = ("changed, and inside its band on the search's games, but off on the fresh "
                    "seeds: more games per trial (--games) would place it better")
+            if cid not in res.changed_ids:
+                why = ("off its band on the screen and confirmed, but its estimate on the "
+                       "search's games (--games per trial) lay inside the band, so no change "
+                       "was tried")
         elif cid in sc.get("unconfirmed", []):
-            why = ("off its band on the search's games but not confirmed on the confirmation "
+            why = ("off its band on the screen but not confirmed on the confirmation "
                    "seeds, so left unchanged (not enough evidence)")
         else:
-            why = ("not off its band on the search's games after the correction, so left "
-                   "unchanged (no evidence to act on); off on the fresh seeds")
+            why = ("not off its band on the screen after the correction, so left "
+                   "unchanged (no evidence to act on); off on the fresh seeds: too small a "
+                   "deviation for the screen's games (--screen-games) to show after the "
+                   "correction")
         out.append((cid, f"{far}; {why}"))
     return out
 
@@ -582,6 +686,9 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
             "violating_cards_fresh_seeds": v["violating"],
             "violating_cards_fresh_seeds_uncorrected": v["violating_uncorrected"],
             "every_card_meets_goal": not v.get("off_goal_after"),
+            "band_capacity": (band_capacity(v["cards"], res.goal.tolerance,
+                                            run.get("alpha", 0.05))
+                              if res.goal.kind == "win-diff" else None),
             "off_goal_after": [list(x) for x in v.get("off_goal_after", [])],
             "kendall_tau": v["kendall_tau"],
             "screen": {k: x for k, x in (res.screen or {}).items()},
@@ -619,9 +726,13 @@ def _report_text(res, run: dict, meta: dict) -> str:
         tg = ", ".join(f"{n}p {t:+.1f}" for n, t in v["targets"]["after"].items())
         origin = ("given" if g.target is not None else
                   "the median card of each deck; the proposed deck's on the fresh seeds")
+        corr = "Benjamini-Hochberg" if run.get("correction") == "bh" else "Holm"
         goal_text = (f"every card's catcher win advantage (win diff) within +-{g.tolerance:g} "
-                     f"percentage points of the target ({origin}: {tg}), judged with its 95% "
-                     f"interval")
+                     f"percentage points of the target ({origin}: {tg}); a card is off its "
+                     f"band only when a one-sided test says so after a {corr} correction over "
+                     f"every card and player count (level {run.get('alpha', 0.05):g}), the "
+                     f"same rule on the screen that decides which cards may change and on the "
+                     f"fresh seeds")
     else:
         goal_text = (f"every card's points within +-{g.tolerance:.2f} of the {g.curve} curve "
                      f"of points on difficulty (exact odds)")
@@ -635,7 +746,9 @@ def _report_text(res, run: dict, meta: dict) -> str:
           f"Players {', '.join(map(str, run['players']))}; agents {', '.join(run['agents'])} "
           f"(cycled over the seats).",
           (f"Search: {meta['trials']} trials of {run['n_games']} games per player count, all "
-           f"on the same seeds (seed {run['seed']}); best trial {res.best_trial}. "
+           f"on the same seeds (seed {run['seed']}); best trial {res.best_trial}; the screen "
+           f"and the confirmation: {run.get('screen_games', run['n_games'])} games per player "
+           f"count. "
            if res.trials is not None else "Search: exact odds, no games. ")
           + f"Verification: {v['n_games']} games per player count and deck on fresh seeds "
           f"(seed {v['seed']}).",
@@ -661,9 +774,14 @@ def _report_text(res, run: dict, meta: dict) -> str:
                 f"(exit status 3), each with what holds it:")]
     for cid, why in v.get("off_goal_after", []):
         L.append(f"  * **{cid}**: {why}.")
+    if g.kind == "win-diff" and v.get("off_goal_after"):
+        L += ["", diagnosis(v["cards"], g.tolerance, v["off_goal_after"],
+                            bool(run.get("allow_reorder")), run.get("alpha", 0.05))]
     sc = res.screen or {}
     if g.kind == "win-diff" and sc:
-        L += ["", "Evidence: off their band after the correction on the search's games: "
+        L += ["", f"Evidence (the screen: {run.get('screen_games', run['n_games'])} games per "
+              f"player count of the start deck on the search's seeds): off their band after "
+              f"the correction: "
               f"{', '.join(sc['flagged']) or 'none'}; confirmed on the confirmation seeds "
               f"(seed {run['confirm_seed']}): {', '.join(sc['confirmed']) or 'none'}; "
               f"changeable, so changed if needed: {', '.join(sc['candidates']) or 'none'}"

@@ -1,12 +1,18 @@
 """The win-diff search of ``boardlab lure rebalance`` (:mod:`experiments.lure.rebalance`).
 
 **Which cards may change** (the evidence rule). The start deck is played on the search's seeds
-(``seed``) and every card in play x every player count is tested against its band with the
+(``seed``) with ``screen_games`` games per player count (by default as many as the
+verification plays on the fresh seeds, so that the rule which decides what may change has the
+power of the rule which judges the result: a card off its band on the fresh seeds was, up to
+chance, off on the screen too, and the search acts on it; with fewer games a real but small
+deviation is "no evidence to act on" for the search yet "off" for the check) and every card in
+play x every player count is tested against its band with the
 one-sided p-values of :func:`experiments.lure.rebalance_stats.band_pvalues`, corrected over all
 those cells (``correction``: Holm 1979 by default, or Benjamini-Hochberg 1995; level
 ``alpha``). A card flagged there is played again on *confirmation seeds* (``seed + 2``: games
 the search never sees) and is a **candidate** only when one of its flagged cells is off its band
-again on the same side, corrected over the flagged cells. Only candidates (among ``--change``)
+again on the same side, corrected over the flagged cells (``screen_games`` games again). Only
+candidates (among ``--change``)
 may change. A flagged card that is not confirmed is left alone and listed.
 
 **What a trial must reach** (on the search's seeds, common random numbers; the band's centre
@@ -230,10 +236,12 @@ class _Study:
             rows[self.start.index(cid)][f] = value
         return D.deck_from_rows(rows, source=self.start.source)
 
-    def evaluate(self, deck: D.Deck, seed: int | None = None) -> dict:
+    def evaluate(self, deck: D.Deck, seed: int | None = None, n_games: int | None = None
+                 ) -> dict:
         """:func:`_sim_arrays` of ``deck`` on the search's seeds (common random numbers), or
-        on ``seed``."""
-        sim, _, _ = simulate(deck, self.players, self.deep, self.agents, self.n_games,
+        on ``seed``; ``n_games`` per player count (default the trials' :attr:`n_games`)."""
+        sim, _, _ = simulate(deck, self.players, self.deep, self.agents,
+                             self.n_games if n_games is None else int(n_games),
                              self.seed if seed is None else seed, n_jobs=self.n_jobs,
                              batch_size=self.batch_size, out_dir=self.run_dir, overwrite=True)
         return _sim_arrays(sim, self.ids, self.players)
@@ -571,9 +579,11 @@ def _win_diff_why(cid: str, j: int, before: dict, after: dict, targets, targets_
 # ---------------------------------------------------------------- the search
 def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_size, n_jobs,
                     n_trials, settings, out, progress, *, method="model", correction="holm",
-                    alpha=0.05, allow_reorder=False, odds=None) -> dict:
+                    alpha=0.05, allow_reorder=False, odds=None, screen_games=None) -> dict:
     """The win-diff search (module docstring) on the start deck ``start`` under the
-    :class:`experiments.lure.rebalance.Constraints` ``cons`` and the goal ``g``; the study in
+    :class:`experiments.lure.rebalance.Constraints` ``cons`` and the goal ``g`` (``n_games``
+    per player count per trial; ``screen_games`` per player count for the screen and the
+    confirmation of the evidence rule, default ``n_games``); the study in
     ``out/study.journal`` (``settings`` guard a resume). Returns a dict: ``proposed`` (deck),
     ``trials`` (DataFrame as ``trials.csv``), ``best_trial``, ``targets``
     (``{players: pp}``), ``why`` (``{id: text}``), ``seconds`` (evaluating trials),
@@ -608,17 +618,19 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
         if stored is None:
             study.set_user_attr("settings", mine)
         base = study.user_attrs.get("baseline")
-        if base is None:  # the start deck on the search and confirmation seeds
+        if base is None:  # the start deck: the trials' start, the screen, the confirmation
             stats = ctx.evaluate(start)
+            sg = int(screen_games or n_games)
+            scr = stats if sg == n_games else ctx.evaluate(start, n_games=sg)
             points = start.points[[start.index(c) for c in ids]].astype(float)
-            tg = median_targets(stats, g.target).tolist()
-            flagged = off_band(stats, tg, ctx.tol, correction, alpha)
-            conf = (_encode(ctx.evaluate(start, seed + CONFIRM_OFFSET)) if flagged.any()
-                    else None)
-            base = {"stats": _encode(stats), "confirm": conf, "targets": tg,
-                    "slope": _slope(stats, points)}
+            tg = median_targets(scr, g.target).tolist()
+            flagged = off_band(scr, tg, ctx.tol, correction, alpha)
+            conf = (_encode(ctx.evaluate(start, seed + CONFIRM_OFFSET, n_games=sg))
+                    if flagged.any() else None)
+            base = {"stats": _encode(stats), "screen": None if scr is stats else _encode(scr),
+                    "confirm": conf, "targets": tg, "slope": _slope(scr, points)}
             study.set_user_attr("baseline", base)
-        stats0 = _decode(base["stats"])
+        stats0 = _decode(base["screen"] if base.get("screen") is not None else base["stats"])
         conf0 = _decode(base["confirm"]) if base["confirm"] is not None else None
         ctx.start_stats = base["stats"]
         ctx.targets = np.array(base["targets"], np.float64)
@@ -661,6 +673,18 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
             "seconds": seconds, "screen": screen, "held": held}
 
 
+def _need(want, lo: int, hi: int) -> str:
+    """The points a card would need, as a designer reads it: ``about N points``, or, beyond the
+    points range, ``fewer than LO points`` / ``more than HI points``."""
+    if want is None:
+        return "other points"
+    if want < lo:
+        return f"fewer than {lo} point{'s' if lo != 1 else ''} (below the points range)"
+    if want > hi:
+        return f"more than {hi} points (above the points range)"
+    return f"about {want} point{'s' if want != 1 else ''}"
+
+
 def _held(ctx: _Study, best, stats: dict, cons, n_trials: int, n_played: int,
           trials=None) -> dict:
     """``{id: reason}`` for every candidate whose estimate stays off its band in the chosen
@@ -678,12 +702,13 @@ def _held(ctx: _Study, best, stats: dict, cons, n_trials: int, n_played: int,
             b_lo, b_hi = ctx.bounds(best.params, cid)
             allowed = (f"{b_lo:g}..{b_hi:g}" if np.isfinite(b_lo) and np.isfinite(b_hi) else
                        f"at least {b_lo:g}" if np.isfinite(b_lo) else f"at most {b_hi:g}")
-            out[cid] = (f"held by the order constraint: it would need about {want} points, but "
+            out[cid] = (f"held by the order constraint: it would need {_need(want, lo, hi)}, but "
                         f"no easier card may be worth more nor harder card less "
                         f"(allowed {allowed}; --allow-reorder lifts it); "
                         f"{v[j]:.1f} pp beyond its band's edge on the search's games")
         elif what == "range":
-            out[cid] = (f"held by --points-range {lo}..{hi}: it would need about {want} points; "
+            out[cid] = (f"held by --points-range {lo}..{hi}: it would need "
+                        f"{_need(want, lo, hi)}; "
                         f"{v[j]:.1f} pp beyond its band's edge on the search's games")
         elif not any(f.startswith(cid + ":") for f in ctx.space):
             out[cid] = "held by --fields: none of its allowed fields can move"

@@ -83,3 +83,18 @@ def test_cli_card_and_what_if(tmp_path, capsys):
     assert changed.points[changed.index("B17")] == 7
     cards = pd.read_csv(folder / "cards.csv").set_index("id")
     assert cards.loc["B17", "points"] == 7 and cards.loc["B17", "flag"] != "under-valued"
+
+
+def test_a_bare_card_id_is_the_card_as_it_is_and_points_read_well(deck, capsys):
+    """``B29`` is ``B29:`` (the deck's card, unchanged); one point is "1 point"; the printed
+    curve is the robust one with its scale."""
+    assert parse_card_spec("B29") == parse_card_spec("B29:")
+    assert parse_card_spec("B29").card_id == "B29"
+    assert parse_card_spec(" pair; cn=4").card_id is None
+    assert main(["lure", "card", "B29"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("B29: 8 points,") and "robust curve" in out
+    assert "robust sigma" in out and "RMSE" not in out
+    assert main(["lure", "card", "B26: points=1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("B26: 1 point,") and "with 1 point the card" in out

@@ -94,6 +94,11 @@ def test_win_diff_goal_fixes_exactly_the_broken_cards(tmp_path, flat_deck):
     held = R.rebalance(flat_deck, n_trials=4, out=tmp_path / "h", plots=False, **WD_KW)
     assert held.changed_ids == ["X2"] and "order constraint" in dict(held.off_goal)["X1"]
     assert held.exit_status == R.EXIT_OFF_GOAL
+    report = (held.out / "report.md").read_text()
+    assert "Not met: 1 card(s) still off the goal" in report and "**X1**" in report
+    assert "Diagnosis:" in report and "held by the order constraint" in report
+    assert "Holm correction over every card and player count" in report
+    assert json.loads((held.out / "metadata.json").read_text())["every_card_meets_goal"] is False
     res = R.rebalance(flat_deck, n_trials=4, out=tmp_path / "w", allow_reorder=True, **WD_KW)
     assert res.changed_ids == ["X1", "X2"]
     assert res.proposed.points[res.proposed.index("X1")] > 1  # it decided too little
@@ -117,16 +122,16 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
     step, nothing stored yet; ``tell``: a TPE trial left RUNNING in the journal), then run
     again, give the same trials, deck and changes, byte for byte."""
     kw = dict(WD_KW, n_games=300, verify_games=50, batch_size=150, n_trials=7, plots=False,
-              method=method)
+              method=method, screen_games=300)
     R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
     real = R._Study.evaluate
     hit = []
 
-    def interrupted(self, deck, seed=None):
+    def interrupted(self, deck, seed=None, n_games=None):
         if not hit and where in {f.function for f in inspect.stack()[1:4]}:
             hit.append(True)
             raise KeyboardInterrupt
-        return real(self, deck, seed)
+        return real(self, deck, seed, n_games)
 
     monkeypatch.setattr(R._Study, "evaluate", interrupted)
     with pytest.raises(KeyboardInterrupt):
@@ -193,11 +198,17 @@ def test_cli_end_to_end(tmp_path, capsys):
     # the win-diff search from the command line, tiny
     wd = tmp_path / "wd"
     # (the target 30 pp is out of reach for B01 under the order constraint: exit status 3)
+    # (--screen-games 400: the evidence at the trials' games, not the 40 of the tiny check)
     assert cli.main(["lure", "rebalance", "--players", "2", "--trials", "2", "--games", "400",
-                     "--verify-games", "40", "--batch-size", "400", "--change", "B01,B02,B05",
-                     "--target", "30", "--out", str(wd)]) == R.EXIT_OFF_GOAL
+                     "--verify-games", "40", "--screen-games", "400", "--batch-size", "400",
+                     "--change", "B01,B02,B05", "--target", "30", "--out", str(wd)]
+                    ) == R.EXIT_OFF_GOAL
     assert "NOT MET" in capsys.readouterr().out
     assert len(pd.read_csv(wd / "trials.csv")) == 2 and (wd / "deck.csv").exists()
+    assert json.loads((wd / "metadata.json").read_text())["screen_games"] == 400
+    assert cli.main(["lure", "rebalance", "--players", "2", "--screen-games", "1",
+                     "--out", str(tmp_path / "bad")]) == 2
+    assert "bad --screen-games" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- issue 27
@@ -357,3 +368,122 @@ def test_compare_agents_lists_the_verdicts_that_change(tmp_path):
     assert "Verdicts with other players: greedy" in (res.out / "report.md").read_text()
     with pytest.raises(ValueError, match="--compare-agents applies to --goal win-diff"):
         R.rebalance(None, "curve", compare_agents="greedy", out=tmp_path / "d")
+
+
+def test_verification_killed_midway_resumes_byte_for_byte(tmp_path, flat_deck, monkeypatch):
+    """A rebalance killed while the proposed deck is played on the fresh seeds (the search
+    done and stored), then run again, writes the same deck, changes, trials and per-card
+    verdicts, byte for byte, as an uninterrupted run; the exit status is the same."""
+    from experiments.lure import rebalance_report as RR
+
+    kw = dict(WD_KW, n_games=300, verify_games=120, batch_size=60, n_trials=5, plots=False,
+              allow_reorder=True)
+    whole = R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
+    real = RR.simulate
+    calls = []
+
+    def killed(deck, *a, **k):
+        calls.append(1)
+        if len(calls) == 2:  # the proposed deck, after the original one
+            raise KeyboardInterrupt
+        return real(deck, *a, **k)
+
+    monkeypatch.setattr(RR, "simulate", killed)
+    with pytest.raises(KeyboardInterrupt):
+        R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
+    assert not (tmp_path / "cut" / "metadata.json").exists()
+    monkeypatch.setattr(RR, "simulate", real)
+    again = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
+    for name in ("deck.csv", "changes.csv", "trials.csv", "cards.csv"):
+        assert ((tmp_path / "cut" / name).read_bytes()
+                == (tmp_path / "whole" / name).read_bytes()), name
+    assert again.exit_status == whole.exit_status
+
+
+def test_fresh_seed_verdict_is_the_corrected_rule_noise_alone_flags_nothing():
+    """120 cells (30 cards x 4 player counts) whose true win diff sits exactly on the band's
+    edge, estimated with 1 pp of noise: several uncorrected 95% intervals miss the band, the
+    Holm-corrected verdict flags none; a card truly 3 pp beyond the edge, measured with the
+    fresh seeds' precision (0.4 pp), is flagged at every player count. The verification's
+    ``off_goal`` is this verdict (:func:`off_band`)."""
+    from experiments.lure.rebalance_search import win_diff_violation
+    from experiments.lure.rebalance_stats import Z95, off_band
+
+    rng = np.random.default_rng(3)
+    targets, tol = np.array([13.0, 12.0, 13.0, 12.5]), 5.0
+    edge = (targets + tol) / 100
+    se = np.full((30, 4), 0.01)
+    wd = edge[None, :] + rng.normal(0, 0.01, (30, 4))
+    se[0], wd[0] = 0.004, edge + 0.03
+    st = {"wd": wd, "lo": wd - Z95 * se, "hi": wd + Z95 * se, "in_play": np.full((30, 4), 1e4)}
+    raw = (win_diff_violation(st, targets, tol) > 0).any(axis=1)
+    off = off_band(st, targets, tol, "holm").any(axis=1)
+    assert raw[1:].sum() >= 2  # chance alone misses the band uncorrected (about 3 expected)
+    assert off.tolist() == [True] + [False] * 29
+    assert off_band(st, targets, tol, "holm")[0].all()
+    bh = off_band(st, targets, tol, "bh").any(axis=1)
+    assert bh[0] and bh[1:].sum() <= 1
+
+
+def test_diagnosis_names_the_points_slope_and_the_order_constraint():
+    from experiments.lure.rebalance_report import diagnosis, points_slope
+
+    pts = np.repeat(np.arange(1, 11), 2)
+    cards = pd.DataFrame({"id": [f"C{i:02d}" for i in range(20)], "points_before": pts,
+                          "win_diff_before": (2.5 * pts + 1) / 100})
+    slope, r = points_slope(cards)
+    assert abs(slope - 2.5) < 1e-9 and abs(r - 1) < 1e-9
+    text = diagnosis(cards, 5.0, [("C00", "0.5 pp beyond; held by the order constraint: x"),
+                                  ("C19", "1 pp; not off ... (no evidence to act on); y")],
+                     allow_reorder=False)
+    assert "+2.5 pp per point" in text and "about 4.0 points" in text and "1..10" in text
+    assert "1 of the 2 cards still off are held by the order constraint" in text
+    assert "1 are off by less than the screen's games (--screen-games)" in text
+
+
+def test_the_screen_has_the_power_of_the_check(tmp_path, flat_deck):
+    """The evidence rule's screen and confirmation play ``screen_games`` games per player count
+    (default ``verify_games``), the trials ``n_games``: the report and the metadata say so, and
+    the study's baseline holds the screen apart from the trials' start."""
+    import optuna
+
+    kw = dict(WD_KW, n_games=200, verify_games=400, batch_size=100, n_trials=3, plots=False)
+    res = R.rebalance(flat_deck, out=tmp_path / "s", **kw)
+    meta = json.loads((res.out / "metadata.json").read_text())
+    assert meta["settings"]["screen_games"] == 400 and meta["screen_games"] == 400
+    assert "the screen and the confirmation: 400 games per player count" in (
+        res.out / "report.md").read_text()
+    from experiments.tournament.tune import _storage
+
+    study = optuna.load_study(study_name="rebalance", storage=_storage(res.out / R.STUDY_FILE))
+    base = study.user_attrs["baseline"]
+    assert base["screen"] is not None
+    assert 200 < max(max(r) for r in base["screen"]["in_play"]) <= 400
+    assert max(max(r) for r in base["stats"]["in_play"]) <= 200
+    same = R.rebalance(flat_deck, out=tmp_path / "t", screen_games=200, **kw)
+    assert json.loads((same.out / "metadata.json").read_text())["screen_games"] == 200
+    with pytest.raises(ValueError, match="bad --screen-games"):
+        R.rebalance(flat_deck, out=tmp_path / "u", screen_games=1, **kw)
+
+
+def test_band_capacity_bounds_the_changes_the_goal_needs():
+    """Cards whose win diffs (2 player counts, 0.1 pp standard error) spread over 0..29 pp, one
+    card per pp: a band of +-5 pp holds the 11 cards of one 10 pp window (plus the ones the
+    corrected test cannot tell from its edge), so at least 30 - capacity cards must change;
+    the diagnosis says so."""
+    from experiments.lure.rebalance_report import band_capacity, diagnosis
+
+    wd = np.arange(30) / 100.0
+    se = 0.001
+    rows = [{"id": f"C{j:02d}", "players": n, "points_before": 1 + j // 3,
+             "win_diff_before": wd[j], "win_diff_low_before": wd[j] - 1.96 * se,
+             "win_diff_high_before": wd[j] + 1.96 * se,
+             "off_goal_before": abs(wd[j] - 0.145) > 0.05} for j in range(30) for n in (2, 3)]
+    cards = pd.DataFrame(rows)
+    cap = band_capacity(cards, 5.0)
+    # z x se = about 0.33 pp here: still 11 cards per 10 pp window
+    assert cap["per_players"] == {2: 11, 3: 11} and cap["capacity"] == 11
+    assert cap["cards"] == 30 and cap["at_median"] == 10
+    assert band_capacity(cards, 20.0)["capacity"] == 30
+    text = diagnosis(cards, 5.0, [("C00", "x")], allow_reorder=False)
+    assert "holds more than 11 of the 30 cards" in text and "at least 19 changed cards" in text
