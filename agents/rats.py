@@ -325,6 +325,16 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
                 bj = j
                 bs = s
         else:
+            if best >= 0:
+                # the score with strength at its bound (1, or 0 for a negative weight) is at
+                # least the score (rounding is monotone): a lead that cannot pass the best
+                # skips lead_strength (sequence reading, a tenth of a decision; issue 29)
+                k = popcount(m)
+                w1 = params[1] if params[1] >= 0.0 else params[1] * 0.0
+                ub = (params[0] * k + w1 + params[2] * popcount(m & JOKER_BITS)
+                      + (params[3] if (a >> KIND_SHIFT) == KIND_SINGLE else 0.0))
+                if ub <= bs:
+                    continue
             s = _lead_score(a, params)
             if best < 0 or s > bs:
                 best = a
