@@ -1,5 +1,5 @@
 """The shipped policies of every game behind one compiled name, ``g_act``, chosen by a game id
-(the same literal-id specialization as :mod:`engines.kernels`).
+(the same literal-id specialization as :mod:`engines.protocol.kernels`).
 
 ``g_act(game, kind, state, player, legal, n_legal, params, aux, rng)`` calls
 ``agents.<game>.act(kind, ...)`` of the game whose id (:data:`engines.protocol.GAME_IDS`) is the

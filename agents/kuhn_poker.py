@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from agents.policy import PolicySpec
-from engines.chance import rand_below, rand_float
+from engines.protocol.chance import rand_below, rand_float
 from engines.kuhn_poker import core as C
 
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "PARAM_NAMES",

@@ -1,7 +1,7 @@
 """The one compiled game loop (door 2): whole games of compiled policies on any game's core.
 
 :func:`play_games` plays one game per seed word with a policy per seat and writes each game's
-returns and outcome statistics; it is written once against :mod:`engines.kernels` and
+returns and outcome statistics; it is written once against :mod:`engines.protocol.kernels` and
 :mod:`agents.dispatch` and specialized per game at compile time (``numba.literally``), so the
 batch tables, the tournaments, the tuner and the experiments all run this loop. The step API
 with :class:`agents.policy.Agent` in every seat (:func:`play_stepwise`) plays the same games:
@@ -22,10 +22,10 @@ from numba import literally, njit
 from agents.dispatch import g_act_seat
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
-from engines import chance
-from engines.borrow import borrow, keep_alive
-from engines.chance import SEAT_WORDS, init_seat_memory
-from engines.kernels import (
+from engines.protocol import chance
+from engines.protocol.borrow import borrow, keep_alive
+from engines.protocol.chance import SEAT_WORDS, init_seat_memory
+from engines.protocol.kernels import (
     call_literals,
     g_apply_action,
     g_current_player,
@@ -38,11 +38,11 @@ from engines.kernels import (
 )
 from engines.protocol import (
     GAME_IDS,
-    _absent_seat_field,
     core_of,
     game_class,
     normalize_game_name,
 )
+from engines.protocol.game import _absent_seat_field
 
 __all__ = ["play_games", "play_games_user", "run_games", "play_batch", "play_stepwise",
            "game_of_config", "MAX_USER"]
@@ -103,7 +103,7 @@ def _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_ou
     legal_own = np.empty(sz[1], dtype=np.int64)
     mem_own = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
     ret = np.zeros(sz[2], dtype=np.float64)
-    # borrowed views (no reference counting down the call chain: issue 29, engines.borrow);
+    # borrowed views (no reference counting down the call chain: issue 29, engines.protocol.borrow);
     # the owners above and the arguments live until this function returns
     s = borrow(s_own)
     legal = borrow(legal_own)
@@ -135,7 +135,7 @@ def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outc
     ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``one_kind``: the shipped policy
     kind of every seat when all seats share one (only that policy is then compiled into the
     loop: a table of one agent compiles fast), else -1; both literal
-    (:func:`engines.kernels.call_literals`); ``cfg``: the config array;
+    (:func:`engines.protocol.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
     game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64

@@ -49,7 +49,8 @@ from numba import njit
 
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
-from engines import chance, dice
+from engines import dice
+from engines.protocol import chance
 from engines.lure import config as C
 from engines.lure import core as K
 from engines.lure import decks as D

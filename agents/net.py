@@ -49,7 +49,7 @@ import numpy as np
 from numba import literally, njit
 
 from agents.search import g_act_base
-from engines.kernels import g_num_players, g_observation_tensor, g_sizes
+from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
 __all__ = ["K_NET", "FORMAT", "ARRAYS", "layout_signature", "weights_path", "use_weights",

@@ -9,7 +9,7 @@ parameter vectors, and a step-API wrapper.
 act; ``legal[:n_legal]``: its legal actions, ascending; ``params``: a ``float64`` vector (a
 family of heuristics is tuned without recompiling); ``rng``: the seat's **policy memory**,
 ``int64 (SEAT_WORDS,)``: word 0 is the seat's own splitmix64 stream (draw with
-``engines.chance.rand_below(rng, 0, n)``), words 1..15 start at zero in every game and the
+``engines.protocol.chance.rand_below(rng, 0, n)``), words 1..15 start at zero in every game and the
 policy may keep there what it planned across its own decisions (a Rats lead or a Lure cast is
 several small decisions; a policy that plans the whole lead at the first one may store the plan,
 keyed by something in the state so that a stale plan is recognised). A policy reads only what
@@ -276,14 +276,14 @@ class Agent:
         aux = self._aux_for(state.config)
         if self.spec.name == "net":
             from agents.net import net_act
-            from engines.kernels import call_literal
+            from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
             a = call_literal(net_act, GAME_IDS[self.game], state.state, p, legal, len(legal),
                              self.params, aux, state.seat_memory[p])
         elif self.spec.search:
             from agents.search import search_act
-            from engines.kernels import call_literal
+            from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
             a = call_literal(search_act, GAME_IDS[self.game], self.spec.kind, state.state, p,

@@ -35,7 +35,7 @@ from numba import njit
 from agents.policy import PolicySpec
 from agents.river_rats_intrinsics import stack_i64
 from agents.search import relative_to_mean
-from engines.chance import rand_below
+from engines.protocol.chance import rand_below
 from engines.rats import core as RC
 from engines.rats.core import (
     CARD_BITS,

@@ -20,7 +20,7 @@ from numba import njit
 
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
-from engines import chance
+from engines.protocol import chance
 from engines.recurring import core as C
 from engines.recurring.core import BLOCK, HAND, PASS, R, TABLE_COUNT, TABLE_NUM, play_strength
 

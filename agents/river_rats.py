@@ -56,8 +56,8 @@ from numba import njit
 
 from agents.policy import PolicySpec
 from agents.river_rats_intrinsics import stack_f64, stack_i64
-from engines.bits import high_bit, popcount
-from engines.chance import rand_below
+from engines.protocol.bits import high_bit, popcount
+from engines.protocol.chance import rand_below
 from engines.poker import eval_hand
 from engines.river_rats import core as C
 

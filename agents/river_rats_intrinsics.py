@@ -1,5 +1,5 @@
 """Low-level helpers of the River Rats policies (:mod:`agents.river_rats`), compiled only:
-scratch arrays on the stack (the bit counts are :mod:`engines.bits`).
+scratch arrays on the stack (the bit counts are :mod:`engines.protocol.bits`).
 
 A decision of ``heuristic`` takes about a microsecond, so small costs matter:
 

@@ -52,8 +52,8 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from engines.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
-from engines.kernels import (
+from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
+from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
     g_determinize,

@@ -6,7 +6,7 @@ Side by side in one run:
 
 1. dice-condition checks per second (one check = one roll against one card): the compiled
    batch checker (45 cards x n rolls, kernel only and through the validating public function),
-   the single-card form, and the plain-Python reference (:mod:`engines.dice_reference`);
+   the single-card form, and the plain-Python reference (:mod:`engines.dice.reference`);
 2. the exact catch table of the whole 45-card deck by every standard loadout.
 
 Whole Lure games per second: ``benchmarks/games.py``. Compile time (first calls) is measured
@@ -38,7 +38,7 @@ def main(argv=None) -> int:
 
     t0 = time.perf_counter()
     from engines import dice
-    from engines import dice_reference as ref
+    from engines.dice import reference as ref
     from engines.lure import default_deck
 
     deck = default_deck()

@@ -26,7 +26,7 @@ PLAYERS = {"river_rats": (1, 2, 3, 4), "lure": (2, 3, 4, 5), "rats": (2, 3, 4, 5
 def measure(game: str, policy: str, n: int, n_batch: int, n_step: int) -> dict:
     """games/s of the batch loop and of the step API for one game, policy and player count."""
     from agents.loop import play_batch, play_stepwise
-    from engines import chance
+    from engines.protocol import chance
     from engines.protocol import game_class
 
     cfg = game_class(game).config_class(n_players=n)

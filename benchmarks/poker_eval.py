@@ -25,12 +25,11 @@ ratio. Contenders, 7-card hands:
   and ``treys`` (pure Python): each through its lowest-level public entry point, on
   ``--peer-hands`` hands.
 
-Then 5- and 6-card hands (with OMPEval when present), 8- and 10-card hands and hands with
-jokers. ``--baseline REV`` also loads the evaluator as it was at git revision ``REV``
-(``engines/poker.py`` and the ``engines`` modules it imports, its tables included) and prints
-the current code's ratio to it for every hand size, and for ``eval_at`` (the old kernel in the
-same compiled loop). Compile (or cache load) time is
-measured apart and kept out of the figures.
+Then 5- and 6-card hands (with OMPEval when present), 8- and 10-card hands and hands with jokers.
+``--baseline REV`` also loads the evaluator as it was at git revision ``REV``
+(``engines/poker/evaluator.py`` and the ``engines`` modules it imports, its tables included) and
+prints the current code's ratio to it for every hand size, and for ``eval_at`` (the old kernel in
+the same compiled loop). Compile (or cache load) time is measured apart and kept out of the figures.
 """
 
 from __future__ import annotations
@@ -123,8 +122,9 @@ def _python_peers(rows: list[list[int]]) -> dict:
 
 
 def _baseline(rev: str | None):
-    """The evaluator as of git revision ``rev`` (``engines/poker.py`` with the ``engines``
-    modules it imports, as they were then), imported as package ``poker_baseline``; or None.
+    """The evaluator as of git revision ``rev`` (``engines.poker``, a module before the engines
+    were grouped in folders, then a package, with the ``engines`` modules it imports, as they
+    were then), imported as package ``poker_baseline``; or None.
 
     The modules of ``engines`` at ``rev`` are extracted once per commit to a folder under the
     system temp folder (kept, so the copy's Numba cache is reused by later runs), their imports
@@ -137,7 +137,7 @@ def _baseline(rev: str | None):
                          check=True, capture_output=True, text=True).stdout.strip()
     tmp = Path(tempfile.gettempdir()) / f"boardlab_poker_baseline_{sha[:12]}"
     pkg = tmp / "poker_baseline"
-    if not (pkg / "poker.py").exists():
+    if not pkg.is_dir():  # renamed into place whole: a folder there is complete
         tmp.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".extract_", dir=tmp))
         try:
@@ -155,7 +155,7 @@ def _baseline(rev: str | None):
             try:
                 (work / "engines").rename(pkg)  # atomic: a concurrent run finds all or nothing
             except OSError:
-                if not (pkg / "poker.py").exists():
+                if not pkg.is_dir():
                     raise
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -237,7 +237,7 @@ def main(argv=None) -> int:
           f"medians of {args.rounds} interleaved rounds")
     print(f"import + first calls (Numba compile or cache load): {t_compile:.2f} s")
     print(f"OMPEval: {args.ompeval or 'not given (--ompeval LIB), left out'}"
-          + (f"; baseline: engines/poker.py at {args.baseline}" if base else "") + "\n")
+          + (f"; baseline: engines/poker/evaluator.py at {args.baseline}" if base else "") + "\n")
     cols = ["vs OMPEval" if omp else None, "vs baseline" if base else None]
     cols = [c for c in cols if c]
     print(f"{'hands':<22}{'evaluator':<20}{'evals/s':>14}" + "".join(f"{c:>13}" for c in cols))

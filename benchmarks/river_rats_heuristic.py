@@ -67,7 +67,7 @@ def measure(n_players: int, old_policy, games: int, rounds: int) -> dict:
     and new play different games."""
     from agents import river_rats as R
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
 
     cfg = RiverRatsConfig(n_players=n_players)

@@ -42,7 +42,7 @@ def _chunk(n_players: int, difficulty: str, name: str, budget: int | None,
     """Play ``seeds`` with ``name`` in every seat; returns (won per game, CPU seconds)."""
     from agents.loop import run_games
     from agents.policy import get_spec
-    from engines import chance
+    from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 
@@ -82,7 +82,7 @@ def measure(point: str, n_players: int, difficulty: str, seeds: np.ndarray, n_jo
 def main(argv=None) -> int:
     import pandas as pd
 
-    from engines import chance
+    from engines.protocol import chance
     from experiments.io import machine_info
     from experiments.stats import wilson_interval
 

@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     from joblib import Parallel, delayed
     from scipy.stats import ttest_rel
 
-    from engines import chance
+    from engines.protocol import chance
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="rats,recurring,lure")

@@ -42,7 +42,7 @@ def _engine(game, games):
 
 def _step_api(game, n_games):
     from agents.loop import play_stepwise
-    from engines import chance
+    from engines.protocol import chance
 
     ad = get_adapter(game)
     cfg = ad.config(4)

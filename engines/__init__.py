@@ -1,11 +1,20 @@
 """Rules engines of boardlab and the shared fast kernels.
 
-- :mod:`engines.cards`  card ids and their text form (shared by the poker-deck games)
-- :mod:`engines.poker`  the best-5-of-N poker evaluator (standard and River Rats rankings)
-- :mod:`engines.dice`   the compiled dice-condition checker and exact catch odds (Lure)
-- :mod:`engines.chance`  the one source of chance (splitmix64 words) of every game and policy
-- :mod:`engines.protocol`  the one game protocol: the kernels every rules core offers, the
-  step-API base class, game records; :mod:`engines.kernels` calls them by game id
+Folders by purpose:
+
+- :mod:`engines.protocol`  the one game protocol (the kernels every rules core offers, the
+  step-API base class, game records) and the kernels every game shares: compiled calls by game
+  id (``kernels``), the one source of chance (``chance``), dealing, bit tricks, borrowed arrays
+  and branch hints
+- :mod:`engines.poker`  the best-5-of-N poker evaluator (standard and River Rats rankings), its
+  tables and its plain-Python reference
+- :mod:`engines.dice`   the compiled dice-condition checker and exact catch odds (Lure), and its
+  plain-Python reference
+
+Four modules stay at the top, each used by every folder: :mod:`engines.names` (the registry:
+the one list of games), :mod:`engines.description` (what a game declares about itself),
+:mod:`engines.cards` (card ids and their text form, shared by the poker-deck games) and
+:mod:`engines.jit_cache` (where Numba files compiled code).
 - :mod:`engines.river_rats`, :mod:`engines.lure`, :mod:`engines.rats`,
   :mod:`engines.recurring`  one compiled rules core per game (``core``) with its step API
   (``game``); whole games of compiled policies are played above the engines, by

@@ -188,6 +188,6 @@ def random_hands(n_hands: int, n_cards: int, seed=None, n_jokers: int = 0) -> np
         raise ValueError(f"n_jokers {n_jokers!r} out of range: expected 0..{min(2, n_cards)}")
     if n_hands < 0:
         raise ValueError(f"n_hands {n_hands!r} must be >= 0")
-    from engines._deal import deal_hands
+    from engines.protocol.deal import deal_hands
 
     return deal_hands(int(n_hands), int(n_cards), int(n_jokers), np.random.default_rng(seed))

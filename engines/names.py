@@ -27,7 +27,8 @@ REGISTRY = (
 DESCRIPTIONS: dict[str, GameDescription] = {g: load_description(g) for g in REGISTRY}
 """Game name -> its description (``engines/<game>/description.py``)."""
 GAME_IDS = {g: i for i, g in enumerate(REGISTRY)}
-"""Game name -> the integer id the compiled dispatch (:mod:`engines.kernels`) specializes on."""
+"""Game name -> the integer id the compiled dispatch (:mod:`engines.protocol.kernels`)
+specializes on."""
 GAME_NAMES = tuple(GAME_IDS)
 """The games' names as the code spells them (``"river_rats"``...)."""
 GAME_TITLES = {g: d.title for g, d in DESCRIPTIONS.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines import chance
+from engines.protocol import chance
 
 
 class KernelArrays:

@@ -1,5 +1,5 @@
-"""The one chance module (:mod:`engines.chance`): splitmix64 against a plain-Python reference,
-the seeding conventions, bounded draws and bad seeds."""
+"""The one chance module (:mod:`engines.protocol.chance`): splitmix64 against a plain-Python
+reference, the seeding conventions, bounded draws and bad seeds."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from engines import chance
+from engines.protocol import chance
 
 M = 2**64
 

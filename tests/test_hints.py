@@ -1,11 +1,11 @@
-"""engines.hints: the branch hint changes code layout only, never a result."""
+"""engines.protocol.hints: the branch hint changes code layout only, never a result."""
 
 import numpy as np
 import pytest
 from numba import njit
 from numba.core.errors import TypingError
 
-from engines.hints import unlikely
+from engines.protocol.hints import unlikely
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # the current directory comes first on sys.path, before the editable install's finder
 PROBE = """
 import json, os
-from engines import chance
+from engines.protocol import chance
 from engines.jit_cache import SourceHashLocator
 seed = int(chance.game_seed(2026, 7))
 loc = chance.game_seed._cache._impl.locator
@@ -65,7 +65,8 @@ def test_a_second_checkout_of_the_same_source_loads_the_first_ones_compiled_kern
 
 def test_the_locator_applies_only_to_this_packages_files_in_its_own_cache_folder(tmp_path):
     import engines
-    from engines import chance, jit_cache
+    from engines import jit_cache
+    from engines.protocol import chance
 
     loc = chance.game_seed._cache._impl.locator
     if os.environ.get("NUMBA_CACHE_DIR") != os.environ.get(engines._OWN_CACHE_MARK):

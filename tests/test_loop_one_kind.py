@@ -11,8 +11,8 @@ from numba import types
 
 from agents import loop
 from agents.policy import agents_module, resolve
-from engines import chance
-from engines.kernels import call_literals
+from engines.protocol import chance
+from engines.protocol.kernels import call_literals
 from engines.protocol import GAME_IDS, core_of, game_class
 
 CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("lure", 3, "heuristic"),

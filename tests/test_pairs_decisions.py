@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from agents.loop import play_batch, play_stepwise
-from engines import chance
+from engines.protocol import chance
 from engines.river_rats import RiverRatsConfig
 from experiments.cli import main
 from experiments.pairs.decisions import (

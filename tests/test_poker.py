@@ -1,5 +1,5 @@
 """The best-5-of-N evaluator (engines.poker) against published counts, a plain-Python
-reference (engines.poker_reference), phevaluator, and the River Rats ranking
+reference (engines.poker.reference), phevaluator, and the River Rats ranking
 (docs/rules/river_rats.md, "Hand ranking")."""
 
 from itertools import combinations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import cards, poker
-from engines.poker_reference import best_strength
+from engines.poker.reference import best_strength
 
 P = cards.parse
 CAT = poker.CATEGORY_NAMES
@@ -261,7 +261,7 @@ def test_describe_names_the_deciding_ranks():
     assert poker.describe(ev("Ah 2c 3d 4h 5s")) == "straight, 5 high"
 
 
-# The one-pass path for rows of exactly 5-7 cards (engines.poker._FAST_ROWS) against the
+# The one-pass path for rows of exactly 5-7 cards (engines.poker.evaluator._FAST_ROWS) against the
 # general kernel: the same rows with one empty column added take the general path only.
 
 def _general(hands, rules):

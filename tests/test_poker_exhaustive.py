@@ -58,7 +58,7 @@ def test_exhaustive_seven_card_category_counts():
 def test_ten_card_hands_with_two_jokers_match_the_reference():
     """N = 10 with 2 jokers (the reference's slowest case) on a few random hands per rule set."""
     from engines import cards
-    from engines.poker_reference import best_strength
+    from engines.poker.reference import best_strength
 
     hands = cards.random_hands(4, 10, seed=2024, n_jokers=2)
     for rules in ("standard", "river_rats"):

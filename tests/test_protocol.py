@@ -14,7 +14,8 @@ import pytest
 
 from agents.policy import Agent, specs
 from engines.names import DESCRIPTIONS
-from engines.protocol import GAME_NAMES, _absent_seat_field, game_class, replay
+from engines.protocol import GAME_NAMES, game_class, replay
+from engines.protocol.game import _absent_seat_field
 
 PLAYERS = {g: d.players for g, d in DESCRIPTIONS.items()}
 ROOT = Path(__file__).resolve().parents[1]

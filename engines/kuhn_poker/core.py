@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines.chance import rand_below
+from engines.protocol.chance import rand_below
 
 GAME_NAME = "kuhn_poker"
 MIN_PLAYERS = 2

@@ -5,7 +5,7 @@ kernels: :mod:`engines.kuhn_poker.core`). Action text: ``"pass"`` and ``"bet"`` 
 
 from __future__ import annotations
 
-from engines import chance
+from engines.protocol import chance
 from engines.kuhn_poker import core as C
 from engines.kuhn_poker.config import KuhnPokerConfig
 from engines.protocol import GameState

@@ -47,8 +47,8 @@ of the parity of ``k``, never past a face" (the rule of the previous one-action 
 
 Chance
 ------
-:mod:`engines.chance`: the game's seed word (the ``seed`` of ``init_state``) is the state's own
-splitmix64 word ``H_RNG``; draws use ``chance.rand_below`` (multiply-shift).
+:mod:`engines.protocol.chance`: the game's seed word (the ``seed`` of ``init_state``) is the
+state's own splitmix64 word ``H_RNG``; draws use ``chance.rand_below`` (multiply-shift).
 
 State layout (``int64``, length :data:`STATE_SIZE`)
 ---------------------------------------------------
@@ -151,7 +151,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines import chance, dice
+from engines import dice
+
+from engines.protocol import chance
 from engines.lure import config as C
 from engines.lure import decks as D
 

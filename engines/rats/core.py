@@ -58,7 +58,7 @@ index   name                  meaning
 6       CFG_MAX_ROUNDS        0 = play to the last survivor, k = stop after round k
 7       CFG_TIE_SHARED        1 = a tie left after the tie-breaks is shared (default 1)
 8       CFG_ROUND_CAP         safety cap on rounds (default 200), ends ``truncated``
-9       RNG                   splitmix64 word of the game's chance (:mod:`engines.chance`)
+9       RNG                   splitmix64 word of the game's chance (:mod:`engines.protocol.chance`)
 10      PHASE                 0 declare (leader picks the kind), 1 build (leader adds
                               cards), 2 follow, 3 game over
 11      CUR                   seat to act (-1 once the game is over)
@@ -125,8 +125,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines import chance
-from engines.chance import rand_below
+from engines.protocol import chance
+from engines.protocol.chance import rand_below
 
 # ----------------------------------------------------------------------------- protocol
 GAME_NAME = "rats"

@@ -374,6 +374,6 @@ STATE_CLASS = RatsState
 def new_game(config: RatsConfig | dict | None = None, seed: int = 0) -> RatsState:
     """A new game of Rats: ``config`` a :class:`RatsConfig`, a dict of its fields or None
     (defaults: 4 players); ``seed`` in ``0 .. 2**64-1`` (game ``g`` of ``agents.loop.
-    play_batch(config, ..., seed=s)`` has seed ``engines.chance.game_seed(s, g)``). Raises
+    play_batch(config, ..., seed=s)`` has seed ``engines.protocol.chance.game_seed(s, g)``). Raises
     ``ValueError`` for a bad config or seed."""
     return RatsState(config, seed)

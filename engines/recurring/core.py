@@ -110,7 +110,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines import chance
+from engines.protocol import chance
 
 # ----------------------------------------------------------------------------- layout
 N_PLAYERS = 0

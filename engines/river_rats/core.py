@@ -10,9 +10,9 @@ kernels; there is no other copy of a rule.
 
 Chance
 ------
-All chance comes from the splitmix64 word kept in the state (``RNG``; :mod:`engines.chance`), so
-a game is a pure function of (config, seed, actions); ``state.copy()`` therefore also copies the
-future, and search must use :func:`determinize`.
+All chance comes from the splitmix64 word kept in the state (``RNG``;
+:mod:`engines.protocol.chance`), so a game is a pure function of (config, seed, actions);
+``state.copy()`` therefore also copies the future, and search must use :func:`determinize`.
 
 Knowledge
 ---------
@@ -132,8 +132,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines.bits import popcount
-from engines.chance import rand_below
+from engines.protocol.bits import popcount
+from engines.protocol.chance import rand_below
 from engines.poker import RULES_STANDARD, eval_at
 from engines.river_rats.config import (
     CFG_CHAR0,
@@ -243,7 +243,7 @@ the protocol a real one."""
 @njit(cache=True)
 def rng_below(s, n):
     """Uniform integer in ``0..n-1`` from the state's chance word ``s[RNG]``
-    (:func:`engines.chance.rand_below`)."""
+    (:func:`engines.protocol.chance.rand_below`)."""
     return rand_below(s, RNG, n)
 
 

@@ -184,7 +184,7 @@ def new_game(config: RiverRatsConfig | dict | None = None, seed: int = 0) -> Riv
     :class:`RiverRatsConfig` (or its dict, or None for the defaults); ``seed``: ``0 .. 2**64-1``,
     the
     game's only source of chance (game ``g`` of ``agents.loop.play_batch(..., seed=s)`` has seed
-    ``engines.chance.game_seed(s, g)``). Raises ``ValueError`` for a bad config or seed."""
+    ``engines.protocol.chance.game_seed(s, g)``). Raises ``ValueError`` for a bad config or seed."""
     return RiverRatsState(config, seed)
 
 

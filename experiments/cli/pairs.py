@@ -126,7 +126,7 @@ def run_decisions(args: argparse.Namespace) -> int:
             raise ValueError(f"bad --rats {args.rats!r}: expected two different suit letters "
                              "of C, D, H, S, active Rat first (e.g. DS)")
         rats = (r[0], r[1])
-    from engines.chance import check_seed
+    from engines.protocol.chance import check_seed
     from experiments.outputs import claim_file
 
     check_seed(args.seed, "--seed")

@@ -78,7 +78,7 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
     import numpy as np
 
     from agents.policy import Agent, get_spec
-    from engines import chance
+    from engines.protocol import chance
     from engines.names import describe
     from engines.protocol import game_class, normalize_game_name
 

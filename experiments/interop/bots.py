@@ -28,8 +28,8 @@ from agents.policy import Agent, agents_module, get_spec, table_aux
 from numba import literally, njit
 
 from agents.search import H_HORIZON, H_MAX_STEPS, N_VALUE, V0, g_leaf_value, rollout
-from engines import chance
-from engines.kernels import call_literal
+from engines.protocol import chance
+from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS, core_of, normalize_game_name
 
 __all__ = ["PolicyBot", "RolloutEvaluator", "MatchedISMCTSBot", "policy_bots",
@@ -42,8 +42,8 @@ def rollout_value(game, w, level, start, params, aux, legal, mem, max_steps, wei
     rollout policy up to horizon ``level`` (counter value ``start``) or ``max_steps``
     decisions, then write each seat's leaf value (weights ``weights``) into ``out``
     (``float64 (MAX_PLAYERS,)``). ``game`` is a literal game id (call through
-    :func:`engines.kernels.call_literal`); ``mem``: ``int64 (MAX_PLAYERS, SEAT_WORDS)`` policy
-    memories of the rollout."""
+    :func:`engines.protocol.kernels.call_literal`); ``mem``: ``int64 (MAX_PLAYERS,
+    SEAT_WORDS)`` policy memories of the rollout."""
     literally(game)
     rollout(game, w, level, start, params, aux, legal, mem, max_steps)
     g_leaf_value(game, w, weights, out)

@@ -29,17 +29,17 @@ config      str      the game's other config fields as a JSON object (``""`` = d
 ==========  =======  ===========================================================================
 
 **Chance.** Our rules cores keep all chance in a splitmix64 word inside the state
-(:mod:`engines.chance`), which OpenSpiel can neither see nor serialize. The adapter therefore
-makes the one chance event explicit: the game starts with :data:`SEED_CHANCE_NODES` (8) chance
-nodes of :data:`SEED_OUTCOMES` (256) equally likely outcomes each; outcome ``b_i`` of node ``i``
-is byte ``i`` of the game's 64-bit seed (``seed = sum(b_i << 8 i)``, so every seed is reachable
-and ``chance_outcomes()`` stays small). After the last seed byte the game is deterministic given
-the seed, so the OpenSpiel history (8 chance picks + the actions) replays the state exactly, and
-OpenSpiel's serialization round-trips (a pyspiel Python state is serialized as its history
-plus its pickled Python data; both reproduce the state). ``max_chance_outcomes`` is 256 also
-with a fixed seed (an upper bound). A game whose description has ``explicit_deals`` (Kuhn
-poker: 6) has instead one chance node whose outcomes are its deals (equally likely), after which
-it is deterministic: the whole game tree is small enough for OpenSpiel's CFR and exploitability.
+(:mod:`engines.protocol.chance`), which OpenSpiel can neither see nor serialize. The adapter
+therefore makes the one chance event explicit: the game starts with :data:`SEED_CHANCE_NODES` (8)
+chance nodes of :data:`SEED_OUTCOMES` (256) equally likely outcomes each; outcome ``b_i`` of node
+``i`` is byte ``i`` of the game's 64-bit seed (``seed = sum(b_i << 8 i)``, so every seed is
+reachable and ``chance_outcomes()`` stays small). After the last seed byte the game is deterministic
+given the seed, so the OpenSpiel history (8 chance picks + the actions) replays the state exactly,
+and OpenSpiel's serialization round-trips (a pyspiel Python state is serialized as its history plus
+its pickled Python data; both reproduce the state). ``max_chance_outcomes`` is 256 also with a fixed
+seed (an upper bound). A game whose description has ``explicit_deals`` (Kuhn poker: 6) has instead
+one chance node whose outcomes are its deals (equally likely), after which it is deterministic: the
+whole game tree is small enough for OpenSpiel's CFR and exploitability.
 
 **Views.** ``information_state_string(p)`` is perfect recall (Kuhn's sense, which CFR and
 ISMCTS rely on): the step API's
@@ -96,7 +96,7 @@ import re
 import numpy as np
 import pyspiel
 
-from engines import chance
+from engines.protocol import chance
 from engines.names import GAME_TITLES, describe
 from engines.protocol import GAME_NAMES, core_of, game_class, normalize_game_name
 

@@ -34,7 +34,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers.order_enforcing import (AECOrderEnforcingIterable,
                                                        AECOrderEnforcingIterator)
 
-from engines import chance
+from engines.protocol import chance
 from engines.names import DESCRIPTIONS
 from engines.protocol import core_of, game_class, normalize_game_name
 

@@ -23,9 +23,9 @@ from numba import literally, njit
 
 from agents.dispatch import g_act
 from agents.search import pimc_values
-from engines import chance
-from engines.chance import SEAT_WORDS, init_seat_memory
-from engines.kernels import (
+from engines.protocol import chance
+from engines.protocol.chance import SEAT_WORDS, init_seat_memory
+from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
     g_init_state,
@@ -131,7 +131,7 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     ``{"games", "decisions"}``."""
     from agents.net import K_NET, use_weights
     from agents.policy import resolve, table_aux
-    from engines.kernels import call_literal
+    from engines.protocol.kernels import call_literal
     from engines.protocol import GAME_IDS, core_of, game_class
     from experiments.runner import MAX_BATCHES
 

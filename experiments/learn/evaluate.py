@@ -34,7 +34,7 @@ def speed(game: str, agent: str, n_players: int, n_games: int, seed: int = 1,
     """Games per second of one core (process time) of ``agent`` in every seat over
     ``n_games`` seeded games (compilation and weight loading not timed)."""
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
 
     cfg = _config(game, n_players, config)
     seeds = chance.game_seeds(chance.as_word(seed), int(n_games))
@@ -50,7 +50,7 @@ def team(game: str, agents, n_players: int, deals: int, seed: int = 0,
     deals: one dict per agent (``agent``, ``games``, ``wins``, ``rate``, ``low``, ``high``
     (95% Wilson), ``games_per_s`` (one core, this process))."""
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
     from experiments.stats import wilson_interval
 
     cfg = _config(game, n_players, config)
@@ -78,7 +78,7 @@ def duplicate(game: str, agents, n_players: int, deals: int, seed: int = 0,
     from scipy.stats import ttest_rel
 
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
 
     cfg = _config(game, n_players, config)
     seeds = chance.game_seeds(chance.as_word(seed), int(deals))

@@ -23,7 +23,7 @@ and writes CSV tables, PNG plots, ``metadata.json`` and ``report.md`` into one f
 on the runner of :mod:`experiments.runner`: one runner *cell* per player count, batch ``b`` of
 every cell seeded by ``SeedSequence(seed, spawn_key=(b,))`` and game ``g`` of that batch by
 ``chance.game_seed(chance.batch_word(that SeedSequence), g)``
-(:func:`engines.chance.game_seeds`). A batch returns integer sums only
+(:func:`engines.protocol.chance.game_seeds`). A batch returns integer sums only
 (:func:`play_balance_batch`), so the numbers do not depend on the number of workers, memory
 stays flat however many games are played, and a killed run resumes from
 ``<out>/_partial/state.json``. Win shares are summed in units of 1/60 (a tie of ``k`` winners
@@ -349,7 +349,7 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
     Game ``g`` has the seed word ``chance.game_seeds(chance.batch_word(seed), n_games)[g]``.
     Raises ``ValueError`` from the loop (bad agents)."""
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
     from engines.lure import core as K
     from engines.lure.game import card_outcomes
 

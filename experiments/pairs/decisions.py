@@ -75,7 +75,7 @@ def decision_differences(agent: str = "pimc", reference: str = "heuristic",
     of the same kind, else NaN; ranks 2..A count 0..12).
     Raises ``ValueError`` for an unknown agent, a bad player count or bad rules."""
     from agents.policy import Agent
-    from engines import chance
+    from engines.protocol import chance
     from engines.protocol import game_class
     from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C

@@ -105,7 +105,7 @@ def play_pair_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> d
     return its integer sums: ``games``, ``wins``, ``rounds_sq`` (sum of squared rounds),
     ``lost_on_debt``, ``stalled`` and the sum of each of :data:`SUM_FIELDS`."""
     from agents.loop import run_games
-    from engines import chance
+    from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from agents.policy import get_spec, specs
-from engines import chance
+from engines.protocol import chance
 from engines.names import GAME_NAMES, describe
 from engines.protocol import core_of, game_class, normalize_game_name
 

@@ -10,7 +10,7 @@ import pytest
 
 from agents.net import K_NET, load, net_logits, use_weights, weights_path
 from agents.policy import Agent, agents_module, get_spec, names, table_aux
-from engines.kernels import call_literal
+from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS, GAME_NAMES, game_class
 from tests.learn.helpers import save, tiny_weights
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from agents.loop import run_games
-from engines import chance
+from engines.protocol import chance
 from engines.lure import LureConfig
 from engines.lure import core as K
 from engines.lure.decks import default_deck

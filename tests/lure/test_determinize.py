@@ -14,7 +14,7 @@ from scipy.stats import chisquare
 
 from agents import lure as A
 from agents.policy import Agent, params_width, specs
-from engines import chance
+from engines.protocol import chance
 from engines.lure import LureState, core as K
 from engines.lure.config import LureConfig
 

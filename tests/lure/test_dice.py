@@ -1,4 +1,4 @@
-"""The dice-condition checker (engines/dice.py) against the plain-Python reference."""
+"""The dice-condition checker (engines/dice/checker.py) against the plain-Python reference."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines import dice
-from engines import dice_reference as ref
+from engines.dice import reference as ref
 from engines.lure import default_deck
 
 REQS = ["pair", "distinct", "lure", "no_lure", "special2", "odd", "even", "stubborn"]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent
-from engines import chance
+from engines.protocol import chance
 from engines.lure import LureState, core as K, new_game, replay
 from engines.lure.config import LureConfig
 from engines.lure.game import ACTION_TEXTS, card_outcomes

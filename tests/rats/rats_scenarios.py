@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines import cards, chance
+from engines import cards
+
+from engines.protocol import chance
 from engines.rats import RatsConfig, RatsState, new_game
 from engines.rats import core as C
 from engines.rats.game import cards_to_mask

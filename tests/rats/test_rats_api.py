@@ -13,7 +13,7 @@ import pytest
 from agents import rats as A
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent, names, resolve
-from engines import chance
+from engines.protocol import chance
 from engines.protocol import GameState, new_game as protocol_new_game
 from engines.rats import RatsConfig, RatsState, core, new_game, replay
 from engines.rats import core as C

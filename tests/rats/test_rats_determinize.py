@@ -16,7 +16,7 @@ from scipy import stats
 
 from agents import rats as A
 from agents.policy import Agent, get_spec
-from engines import chance
+from engines.protocol import chance
 from engines.rats import RatsConfig, new_game
 from engines.rats import core as C
 from kernel_arrays import KernelArrays

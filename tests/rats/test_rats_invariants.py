@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import chance
+from engines.protocol import chance
 from engines.rats import RatsConfig, new_game
 from engines.rats import core as C
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engines import chance
+from engines.protocol import chance
 from engines.recurring import RecurringConfig, RecurringState, new_game
 from engines.recurring import core as C
 

@@ -16,7 +16,7 @@ from scipy import stats
 
 from agents import recurring as A
 from agents.policy import Agent
-from engines import chance
+from engines.protocol import chance
 from engines.recurring import RecurringConfig
 from engines.recurring import core as C
 

@@ -22,7 +22,7 @@ import pytest
 
 from agents import recurring as A
 from agents.policy import get_spec
-from engines.chance import GOLDEN, SEAT_WORDS, mix
+from engines.protocol.chance import GOLDEN, SEAT_WORDS, mix
 from engines.recurring import RecurringConfig
 from engines.recurring import core as C
 

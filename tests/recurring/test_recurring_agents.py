@@ -11,7 +11,7 @@ from numba import njit
 from agents import recurring as A
 from agents.loop import play_batch, play_stepwise
 from agents.policy import params_width, Agent, PolicySpec, get_spec, names, resolve
-from engines import chance
+from engines.protocol import chance
 from engines.recurring import RecurringConfig, new_game
 from engines.recurring.core import PASS
 

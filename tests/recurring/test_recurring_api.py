@@ -13,7 +13,7 @@ import pytest
 
 import engines.recurring as pkg
 from agents.loop import play_batch, play_stepwise
-from engines import chance
+from engines.protocol import chance
 from engines.protocol import GameState, game_class, new_game as protocol_new_game, replay
 from engines.recurring import RecurringConfig, RecurringState, new_game
 from engines.recurring import core as C

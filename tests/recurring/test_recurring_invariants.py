@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import chance
+from engines.protocol import chance
 from engines.recurring import RecurringConfig, new_game
 from engines.recurring import core as C
 

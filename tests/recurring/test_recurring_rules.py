@@ -43,7 +43,7 @@ def test_bad_player_count_and_card_id():
 def test_deal_is_the_pre_protocol_shuffle():
     """init_state: Fisher-Yates from the top with the state's word, blocks dealt seat 0 first
     (an independent Python re-implementation with the same splitmix64 draws)."""
-    from engines import chance
+    from engines.protocol import chance
 
     for n, seed in [(3, 1), (4, 2), (5, 3), (4, 2**64 - 5)]:
         g = new_game(RecurringConfig(n_players=n), seed)

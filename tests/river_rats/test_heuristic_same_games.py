@@ -29,9 +29,9 @@ from numba import literally, njit
 from agents.dispatch import g_act
 from agents.loop import run_games
 from agents.policy import resolve
-from engines import chance
-from engines.chance import SEAT_WORDS, init_seat_memory, mix
-from engines.kernels import call_literal
+from engines.protocol import chance
+from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix
+from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C

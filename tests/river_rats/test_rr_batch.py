@@ -13,7 +13,7 @@ from numba import njit
 
 from agents import river_rats as agents
 from agents.loop import play_batch, play_stepwise, run_games
-from engines import chance
+from engines.protocol import chance
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 

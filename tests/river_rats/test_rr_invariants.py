@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from numba import njit
 
 from agents import river_rats as agents
-from engines import chance
+from engines.protocol import chance
 from engines.river_rats import RiverRatsConfig, new_game
 from engines.river_rats import core as C
 

@@ -11,8 +11,8 @@ from numba.core.errors import TypingError
 
 from agents import river_rats as R
 from agents.river_rats_intrinsics import stack_f64, stack_i64
-from engines import chance
-from engines.bits import high_bit, popcount
+from engines.protocol import chance
+from engines.protocol.bits import high_bit, popcount
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 

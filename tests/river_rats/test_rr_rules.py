@@ -619,7 +619,7 @@ def test_advanced_legal_actions_do_not_depend_on_hidden_cards():
     """The leak fixed with the protocol: at `advanced`, whether a face-down Rat card is a King
     does not change the legal actions (4 players, game seed game_seed(1, 21), heuristic in
     every seat: the position found by the issue)."""
-    from engines import chance
+    from engines.protocol import chance
     from agents.loop import play_stepwise
     from agents.policy import Agent
     cfg = RiverRatsConfig(n_players=4, difficulty="advanced")

@@ -9,7 +9,7 @@ import pytest
 from numba import njit
 
 from agents import river_rats as agents
-from engines import chance
+from engines.protocol import chance
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 

@@ -90,7 +90,7 @@ def test_adapter_equals_step_api_replay(game):
     """Game i of the adapter's seed word is the step-API game with seed game_seed(word, i)
     driven by the same agents (so the deal is fixed by the word), for every game."""
     from agents.loop import play_stepwise
-    from engines import chance
+    from engines.protocol import chance
 
     ad = get_adapter(game)
     n = 3

@@ -1,7 +1,7 @@
 """Best-5-of-N poker hand evaluator, compiled with Numba: standard and River Rats rankings.
 
 The strength of a hand is an ``int32``; **higher is stronger, equal is a tie** under the chosen
-rules. Its layout (see :mod:`engines._poker_tables`)::
+rules. Its layout (see :mod:`engines.poker.tables`)::
 
     strength = category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
 
@@ -38,10 +38,10 @@ import numpy as np
 from numba import njit
 
 from engines import cards as _cards
-from engines._card_sums import record_sums
-from engines.bits import high_bit, popcount
-from engines.hints import unlikely
-from engines._poker_tables import (
+from engines.poker.card_sums import record_sums
+from engines.protocol.bits import high_bit, popcount
+from engines.protocol.hints import unlikely
+from engines.poker.tables import (
     CARD_KEY,
     CARD_RECORD,
     CARD_SMASK,
@@ -179,10 +179,10 @@ def eval_at(cards, start, n, rules):
 
     Taking the array and an offset instead of a slice spares the caller a view (in Numba a
     slice costs two reference-count calls). 5-7 cards without jokers take OMPEval's path with
-    vector adds (:func:`engines._card_sums.record_sums`), small enough to be inlined; jokers and
-    8 or more cards go to :func:`_eval_general`, a call marked :func:`engines.hints.unlikely`
-    so that a calling loop keeps its registers for the common path (figures in docs/benchmarks.md,
-    "The poker evaluator").
+    vector adds (:func:`engines.poker.card_sums.record_sums`), small enough to be inlined;
+    jokers and 8 or more cards go to :func:`_eval_general`, a call marked
+    :func:`engines.protocol.hints.unlikely` so that a calling loop keeps its registers for the
+    common path (figures in docs/benchmarks.md, "The poker evaluator").
     """
     if not unlikely(n > 7):
         key, bits = record_sums(cards, start, n, CARD_RECORD)
@@ -217,7 +217,7 @@ def _lookup(key, bits, hash_p, flush_tab):
     """Strength of 5-7 cards without jokers from their record sums (OMPEval: flush table by
     the flush suit's rank mask, else the perfect hash of the rank key). ``key`` includes
     :data:`SUIT_BIAS`; ``hash_p`` is a padded hash table of 16-bit codes
-    (:data:`engines._poker_tables.HASH_STD_C`), so any key reads inside it."""
+    (:data:`engines.poker.tables.HASH_STD_C`), so any key reads inside it."""
     fl = key & (FLUSH_CHECK << 32)
     if not unlikely(fl != 0):  # the common case (97% of 7-card hands) laid out first
         rk = key & RANK_KEY_MASK
@@ -242,7 +242,7 @@ def _make_fast_rows(k):
         f"Evaluate rows of exactly {k} cards, ``flat`` (1-D, C-contiguous, any integer dtype) "
         f"holding them row after row, into ``out`` (``int32``), checking in the same pass that "
         f"each row is {k} distinct card ids 0..51 (one population count, see "
-        ":mod:`engines._card_sums`). ``hash_p``/``flush_tab``: the ranking's tables "
+        ":mod:`engines.poker.card_sums`). ``hash_p``/``flush_tab``: the ranking's tables "
         "(``HASH_STD_C``/``FLUSH_STD`` or the River Rats pair). Returns the number of rows "
         "done: ``out.size`` when every row passed, else the first row that did not (a joker, "
         "an empty slot, a bad id or a duplicate), from which :func:`_evaluate_batch` takes "

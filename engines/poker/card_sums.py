@@ -1,5 +1,5 @@
 """Compiled building blocks of the poker evaluator's fast path: summing a hand's card records
-with 128-bit vector adds (the population count is :func:`engines.bits.popcount`).
+with 128-bit vector adds (the population count is :func:`engines.protocol.bits.popcount`).
 
 OMPEval (Timo Kaufmann, https://github.com/zekyll/OMPEval) keeps each card as one 16-byte
 record (rank key + suit counters, and the card's bit) and adds a hand's records with one SSE
@@ -7,12 +7,12 @@ add per card. Numba does not vectorize the two 64-bit adds on its own, so :func:
 :func:`card_sums6` and :func:`card_sums7` emit that loop directly in LLVM IR: ``k`` byte (or
 wider) loads, ``k`` 16-byte loads from a ``(512, 2)`` table and ``k`` ``<2 x i64>`` adds.
 
-The table (:data:`engines._poker_tables.CARD_RECORD`) is indexed by the card id read as an
+The table (:data:`engines.poker.tables.CARD_RECORD`) is indexed by the card id read as an
 unsigned byte: ids 0..51 hold the card's key and bit, the jokers 52 and 53 a joker flag
 (bit 52 of the key), every other byte (54..255, so also -1 = 255) an "other" flag (bit 56).
 Ids wider than a byte are clamped to 255 first, so any integer value lands in the table. The
 first card is read from the table's second half (rows ``256 + id``), whose keys carry
-:data:`engines._poker_tables.SUIT_BIAS`: the sum's key comes out biased, ready for the flush
+:data:`engines.poker.tables.SUIT_BIAS`: the sum's key comes out biased, ready for the flush
 test, at no extra instruction (OMPEval starts its sums from a biased empty hand instead).
 Because a hand's card bits are added (not or-ed), a card present twice carries into another
 bit, and ``popcount(bits) < k`` tells it: popcount never grows on an add that carries
@@ -81,7 +81,7 @@ def _make_card_sums(k: int):
         f"Sums of the table rows of cards[base:base + {k}] (compiled only): ``(key, bits)``, "
         "two int64, the key with the first card's row from the biased half. ``cards``: 1-D "
         "C-contiguous integer array; ``table``: int64 (512, 2), "
-        "C-contiguous (:data:`engines._poker_tables.CARD_RECORD`). No bounds check: the caller "
+        "C-contiguous (:data:`engines.poker.tables.CARD_RECORD`). No bounds check: the caller "
         f"guarantees ``base + {k} <= cards.size``.")
     return card_sums
 
@@ -94,10 +94,10 @@ card_sums7 = _make_card_sums(7)
 def record_sums(cards, base, k, table):
     """Sums of the table rows of ``cards[base:base + k]``, ``k`` in 5..7 (compiled only):
     ``(key, bits)``, two int64; the first card's row is taken from the table's biased half, so
-    the key includes :data:`engines._poker_tables.SUIT_BIAS`. ``cards``: 1-D integer array of
+    the key includes :data:`engines.poker.tables.SUIT_BIAS`. ``cards``: 1-D integer array of
     any layout (a C-contiguous one
     takes the vector path of :func:`card_sums7` and its kin, another a plain loop with the same
-    result); ``table``: :data:`engines._poker_tables.CARD_RECORD`."""
+    result); ``table``: :data:`engines.poker.tables.CARD_RECORD`."""
     raise NotImplementedError("record_sums is compiled only: call it from a Numba kernel")
 
 

@@ -38,7 +38,7 @@ from math import factorial
 import numpy as np
 from numba import njit
 
-from engines.chance import next_u64
+from engines.protocol.chance import next_u64
 
 # ---------------------------------------------------------------- condition vector layout
 CN = 0
@@ -745,7 +745,7 @@ def monte_carlo_catch_probabilities(conds, loadout: Loadout, n_samples: int, see
                                     adjust_may_be_unused: bool = True, confidence: float = 0.95):
     """Monte Carlo estimate of :func:`exact_catch_probabilities` with Wilson intervals.
 
-    Samples ``n_samples`` rolls (the splitmix64 stream of :mod:`engines.chance` seeded from
+    Samples ``n_samples`` rolls (the splitmix64 stream of :mod:`engines.protocol.chance` seeded from
     ``seed``; faces by modulo of the top 53 bits, bias below 1e-15) and, for adjusts,
     searches every adjust vector of the roll (:func:`enumerate_deltas`), an implementation
     independent of the exact ball method.

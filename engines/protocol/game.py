@@ -95,7 +95,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from engines import chance
+from engines.protocol import chance
 from engines.names import GAME_IDS, GAME_NAMES, GAME_TITLES, normalize_game_name
 
 __all__ = ["GAME_IDS", "GAME_NAMES", "RECORD_FORMAT", "GameState", "game_class", "core_of",

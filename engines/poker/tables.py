@@ -29,7 +29,7 @@ Tables (all ``np.ndarray``, indexed by a 13-bit rank mask unless stated):
                              unsigned byte; jokers :data:`JOKER_FLAG`, other bytes
                              :data:`OTHER_FLAG` in the key and no bit; rows ``256 + c`` the
                              same with :data:`SUIT_BIAS` added, for a hand's first card
-                             (:mod:`engines._card_sums`)
+                             (:mod:`engines.poker.card_sums`)
 ``HASH_OFFSETS_P`` int32     ``HASH_OFFSETS`` padded to 8192 rows (every 25-bit key has a row)
 ``STRENGTH_OF_CODE`` int32   every non-flush strength of 5-7 cards under either ranking, sorted
                              (the strength of each 16-bit code)
@@ -243,7 +243,7 @@ def _perfect_hash(keys, shift):
     return offsets, size
 
 
-_OFFSETS_FILE = Path(__file__).with_name("_poker_hash_offsets.npy")
+_OFFSETS_FILE = Path(__file__).with_name("hash_offsets.npy")
 
 
 def _valid_offsets(offsets, keys) -> bool:
@@ -254,7 +254,7 @@ def _valid_offsets(offsets, keys) -> bool:
 
 
 def _hash_tables():
-    """Hash offsets and value tables; the offsets are shipped in ``_poker_hash_offsets.npy``
+    """Hash offsets and value tables; the offsets are shipped in ``hash_offsets.npy``
     (building them takes ~1.5 s) and rebuilt here if that file is missing or does not give a
     collision-free hash for the current keys."""
     ms = _rank_multisets(5, 7)
