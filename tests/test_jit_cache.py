@@ -73,7 +73,7 @@ def test_the_locator_applies_only_to_this_packages_files_in_its_own_cache_folder
         pytest.skip("the user's own NUMBA_CACHE_DIR is in force")
     assert isinstance(loc, jit_cache.SourceHashLocator)
     assert loc.get_source_stamp() == engines.source_hash()
-    assert Path(loc.get_cache_path()).as_posix().endswith("/src/engines")
+    assert Path(loc.get_cache_path()).as_posix().endswith("/src/engines/protocol")
     outside = tmp_path / "user_policy.py"
     outside.write_text("def f():\n    return 1\n")
     assert jit_cache.SourceHashLocator.from_function(lambda: 1, str(outside)) is None
