@@ -137,11 +137,22 @@ class _AfterNumbaCaching:
 
         def exec_module(module):
             run(module)
+            jit_cache = sys.modules.get("engines.jit_cache")
+            if jit_cache is not None and not hasattr(jit_cache, "install"):
+                # engines.jit_cache itself is importing Numba: it installs when it is done
+                global _locator_deferred
+                _locator_deferred = True
+                return
             from engines.jit_cache import install
 
             install()
         spec.loader.exec_module = exec_module
         return spec
+
+
+_locator_deferred = False
+"""True when Numba's caching module was first imported by :mod:`engines.jit_cache` itself (the
+locator is then installed at the end of that module)."""
 
 
 def _install_locator_with_numba() -> None:
@@ -157,4 +168,50 @@ def _install_locator_with_numba() -> None:
         sys.meta_path.insert(0, _AfterNumbaCaching())
 
 
+MOVED_MODULES = {
+    "engines.kernels": "engines.protocol.kernels",
+    "engines.chance": "engines.protocol.chance",
+    "engines.bits": "engines.protocol.bits",
+    "engines.borrow": "engines.protocol.borrow",
+    "engines.hints": "engines.protocol.hints",
+    "engines.poker_reference": "engines.poker.reference",
+    "engines.dice_reference": "engines.dice.reference",
+}
+"""Old module name -> its place since the engines were grouped in folders. The old names still
+import, with a ``DeprecationWarning``, for one release (:class:`_MovedModules`)."""
+
+
+class _MovedModules:
+    """Meta path finder serving the old names of :data:`MOVED_MODULES`: ``import
+    engines.chance`` (and ``from engines import chance``) gives the module
+    :mod:`engines.protocol.chance` itself, after a ``DeprecationWarning`` naming the new place."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name not in MOVED_MODULES:
+            return None
+        import importlib.util
+
+        return importlib.util.spec_from_loader(name, self)
+
+    def create_module(self, spec):
+        import importlib
+        import warnings
+
+        new = MOVED_MODULES[spec.name]
+        warnings.warn(f"{spec.name} is deprecated: it moved to {new}", DeprecationWarning,
+                      stacklevel=2)
+        return importlib.import_module(new)
+
+    def exec_module(self, module):
+        """Nothing to run: the module is the moved one, already imported."""
+
+
+def _install_moved_modules() -> None:
+    import sys
+
+    if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
+        sys.meta_path.append(_MovedModules())
+
+
 _configure_numba_cache()
+_install_moved_modules()

@@ -77,3 +77,15 @@ def install() -> None:
     """Put :class:`SourceHashLocator` first among Numba's cache locators (idempotent)."""
     if SourceHashLocator not in _IMPL._locator_classes:
         _IMPL._locator_classes.insert(0, SourceHashLocator)
+
+
+def _install_if_deferred() -> None:
+    """Install the locator now if importing this module was what first imported Numba's caching
+    module (the import hook of :mod:`engines` could not reach :func:`install` then)."""
+    import engines
+
+    if engines._locator_deferred:
+        install()
+
+
+_install_if_deferred()
