@@ -36,7 +36,7 @@ from agents.policy import PolicySpec
 from agents.river_rats_intrinsics import stack_i64
 from agents.search import relative_to_mean
 from engines.protocol.chance import rand_below
-from engines.rats import core as RC
+from engines.rats import core as C
 from engines.rats.core import (
     CARD_BITS,
     CFG_ACE_HIGH,
@@ -461,16 +461,16 @@ def leaf_value(s, w, out):
     to the mean of the seats (a competitive game), with the weights :data:`LEAF_VALUE_NAMES`:
     at the end of the game ``w[0]`` times the seat's win share, else its survival and the sizes
     of its piles (public counts)."""
-    n = s[RC.N_PLAYERS]
-    over = s[RC.PHASE] == RC.PHASE_OVER
+    n = s[C.N_PLAYERS]
+    over = s[C.PHASE] == C.PHASE_OVER
     for p in range(n):
         if over:
-            v = w[0] * (s[RC.WINNER + p] / s[RC.N_WINNERS] if s[RC.N_WINNERS] > 0 else 0.0)
-        elif s[RC.ALIVE + p] == 0:
+            v = w[0] * (s[C.WINNER + p] / s[C.N_WINNERS] if s[C.N_WINNERS] > 0 else 0.0)
+        elif s[C.ALIVE + p] == 0:
             v = 0.0
         else:
-            capt = RC.popcount(s[RC.CAPT + p])
+            capt = C.popcount(s[C.CAPT + p])
             v = (w[1] + (w[2] if capt > 0 else 0.0) + w[3] * capt
-                 + w[4] * RC.popcount(s[RC.ASIDE + p]) + w[5] * RC.popcount(s[RC.HAND + p]))
+                 + w[4] * C.popcount(s[C.ASIDE + p]) + w[5] * C.popcount(s[C.HAND + p]))
         out[p] = v
     relative_to_mean(out, n)

@@ -148,7 +148,8 @@ def _baseline(rev: str | None):
                 text = path.read_text()
                 text = text.replace("from engines.", "from poker_baseline.").replace(
                     "from engines import", "from poker_baseline import").replace(
-                    "import engines.", "import poker_baseline.")
+                    "import engines.", "import poker_baseline.").replace(
+                    '"engines.', '"poker_baseline.').replace("'engines.", "'poker_baseline.")
                 path.write_text(text)
             (work / "engines" / "__init__.py").write_text(
                 '"""The evaluator at a past revision."""\n')

@@ -6,7 +6,9 @@ with the ratio new/old.
 
 Run: ``python benchmarks/protocol_speedup.py [--old-ref 4d0b703] [--rounds 3] [--quick]
 [--only river_rats/random]`` (``--only``: the cells whose ``game/policy/players`` starts with
-one of the given prefixes).
+one of the given prefixes). An ``--old-ref`` after the redesign (one with ``agents/loop.py``,
+e.g. ``HEAD``) is measured through the same loop as the working tree: a same-run check that a
+change costs no speed.
 The old code is checked out with ``git worktree`` into a temporary folder and run in
 subprocesses with ``PYTHONPATH`` pointing at it (each version with its own Numba cache), so
 both versions run the same measurement on the same machine in the same run. Needs the git
@@ -34,15 +36,16 @@ GAMES = {("river_rats", "random"): 20_000, ("river_rats", "heuristic"): 3_000,
          ("recurring", "random"): 40_000, ("recurring", "heuristic"): 40_000}
 
 _MEASURE = r'''
-import json, sys, time
+import json, os, sys, time
 version, quick = sys.argv[1], sys.argv[2] == "1"
 cells = json.loads(sys.argv[3])
+pre_protocol = not os.path.exists(os.path.join("agents", "loop.py"))
 
 def runner(game, pol, n):
-    if version == "old":
+    if version == "old" and pre_protocol:
         if game == "river_rats":
-            from engines.river_rats import RiverRatsConfig, play_batch
-            return lambda k, s: play_batch(RiverRatsConfig(n_players=n), pol, k, seed=s)
+            from engines.river_rats import Config, play_batch
+            return lambda k, s: play_batch(Config(n_players=n), pol, k, seed=s)
         if game == "rats":
             from engines.rats import RatsConfig
             from engines.rats.batch import play_batch

@@ -6,7 +6,9 @@ OpenSpiel and PettingZoo adapters, the learned-policy tools and the conformance 
 
 Pure Python (no NumPy, no Numba): the command line builds its ``--help`` from it in well under
 a second. The registry of games is :data:`engines.names.REGISTRY`: adding a game is its own
-files plus one line there (``docs/adding_a_game.md``).
+files plus one line there (``docs/adding_a_game.md``). Loading a description imports the game's
+package, so every game's ``__init__.py`` loads its public names on first use
+(:func:`lazy_names`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,11 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-__all__ = ["GameDescription", "UTILITIES", "OUTCOMES", "load_description"]
+# the package holding the games: ``engines``, or the name a benchmark's copy of a past revision
+# imports it under (``benchmarks/poker_eval.py --baseline``)
+_PACKAGE = __name__.rpartition(".")[0]
+
+__all__ = ["GameDescription", "UTILITIES", "OUTCOMES", "load_description", "lazy_names"]
 
 UTILITIES = ("identical", "constant_sum", "zero_sum", "general_sum")
 """Utility types, as OpenSpiel names them (``pyspiel.GameType.Utility``): ``identical`` every
@@ -115,7 +121,7 @@ class GameDescription:
         read from ``core`` (the game's ``engines.<name>.core``, imported when None)."""
         def value(v):
             if isinstance(v, str):
-                mod = core or importlib.import_module(f"engines.{self.name}.core")
+                mod = core or importlib.import_module(f"{_PACKAGE}.{self.name}.core")
                 return float(getattr(mod, v))
             return float(v)
         return value(self.min_utility), value(self.max_utility)
@@ -131,27 +137,16 @@ class GameDescription:
 
 def load_description(name: str) -> GameDescription:
     """The :class:`GameDescription` declared as ``DESCRIPTION`` in
-    ``engines/<name>/description.py``, loaded from its file without importing the game's
-    package (whose rules core compiles). Raises ``ValueError`` (one line) when the file or the
-    name is missing or the description names another game."""
-    import sys
-    from importlib.util import module_from_spec, spec_from_file_location
-    from pathlib import Path
-
-    modname = f"engines.{name}.description"
-    mod = sys.modules.get(modname)
-    if mod is None:
-        path = Path(__file__).resolve().parent / name / "description.py"
-        if not path.is_file():
-            raise ValueError(f"game {name!r}: no engines/{name}/description.py")
-        spec = spec_from_file_location(modname, path)
-        mod = module_from_spec(spec)
-        sys.modules[modname] = mod
-        try:
-            spec.loader.exec_module(mod)
-        except Exception:
-            del sys.modules[modname]
+    ``engines/<name>/description.py`` (a plain import: every game's package loads its names on
+    first use, so this imports neither NumPy nor the rules core). Raises ``ValueError`` (one
+    line) when the file or the name is missing or the description names another game."""
+    modname = f"{_PACKAGE}.{name}.description"
+    try:
+        mod = importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        if exc.name not in (modname, f"{_PACKAGE}.{name}"):
             raise
+        raise ValueError(f"game {name!r}: no engines/{name}/description.py") from None
     d = getattr(mod, "DESCRIPTION", None)
     if not isinstance(d, GameDescription):
         raise ValueError(f"game {name!r}: engines/{name}/description.py defines no "
@@ -159,3 +154,38 @@ def load_description(name: str) -> GameDescription:
     if d.name != name:
         raise ValueError(f"game {name!r}: its description is named {d.name!r}")
     return d
+
+
+def lazy_names(package: str, names, where: dict[str, str], deprecated: dict | None = None):
+    """``(__getattr__, __dir__)`` for the game package ``package`` (``"engines.lure"``) whose
+    public ``names`` load on first use (PEP 562), so that importing its description or its
+    config compiles and loads nothing.
+
+    ``where`` maps a name to the module defining it (``"engines.lure.game"``), or to
+    ``"module:attribute"`` for a name spelled otherwise there; the package's ``core`` is its
+    module ``<package>.core``. A loaded name is kept in the package. ``deprecated`` maps an old
+    name to its new one: every use warns (``DeprecationWarning``) and gives the new name's
+    value. An unknown name raises ``AttributeError``."""
+    import sys
+    import warnings
+
+    deprecated = dict(deprecated or {})
+
+    def __getattr__(name: str):  # noqa: N807  (the module hook of PEP 562)
+        if name == "core":
+            return importlib.import_module(f"{package}.core")
+        if name in deprecated:
+            warnings.warn(f"{package}.{name} is deprecated: use {deprecated[name]}",
+                          DeprecationWarning, stacklevel=2)
+            return __getattr__(deprecated[name])
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module, _, attr = where[name].partition(":")
+        value = getattr(importlib.import_module(module), attr or name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__() -> list[str]:  # noqa: N807
+        return sorted(names)
+
+    return __getattr__, __dir__

@@ -180,6 +180,23 @@ def test_constants_and_bad_construction(game):
         st.string_to_action("fly to the moon")
 
 
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_kernels_take_the_protocol_parameter_names(game):
+    """One naming scheme: every kernel of every core has the parameters of the protocol's
+    table (:data:`engines.protocol.kernels.KERNELS`), ``init_state(cfg, seed, out)``,
+    ``observe(s, p, out)`` and so on."""
+    import inspect
+
+    from engines.protocol.kernels import KERNELS
+
+    C = game_class(game).core
+    assert len(KERNELS) == 15
+    for name, params in KERNELS.items():
+        f = getattr(C, name)
+        got = tuple(inspect.signature(getattr(f, "py_func", f)).parameters)
+        assert got == params, f"{game}: {name}{got}, expected {name}{params}"
+
+
 def test_a_bad_game_description_is_one_line(tmp_path):
     from engines.description import GameDescription
 

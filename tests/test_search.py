@@ -9,12 +9,12 @@ import pytest
 
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent, get_spec, specs
-from engines.names import DESCRIPTIONS
 from engines.protocol import GAME_NAMES, game_class
+from tests.players import three_players
 
 PRESETS = ("pimc-fast", "pimc", "pimc-strong", "ismcts-fast", "ismcts", "ismcts-strong")
 SEARCH_GAMES = [g for g in GAME_NAMES if "pimc" in specs(g)]
-PLAYERS = {g: min(max(3, d.min_players), d.max_players) for g, d in DESCRIPTIONS.items()}
+PLAYERS = {g: three_players(g) for g in GAME_NAMES}
 """Three players where the game allows (a game added to the registry needs no line here)."""
 
 

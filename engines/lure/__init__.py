@@ -11,23 +11,15 @@ Whole games of compiled policies (door 2) are played by :func:`agents.loop.play_
 Rules: ``docs/rules/lure.md``.
 """
 
-from engines.lure import core
-from engines.lure.config import LureConfig
-from engines.lure.decks import Deck, default_deck, load_deck
-from engines.lure.game import LureState, new_game
-from engines.protocol import replay
+from engines.description import lazy_names
 
 __all__ = ["LureConfig", "LureState", "new_game", "replay", "core", "Deck", "default_deck",
            "load_deck"]
 
-
-def __getattr__(name: str):
-    """The deprecated old name ``LureGame`` (now :class:`LureState`), with a
-    ``DeprecationWarning``."""
-    if name == "LureGame":
-        import warnings
-
-        warnings.warn("engines.lure.LureGame is deprecated: use LureState", DeprecationWarning,
-                      stacklevel=2)
-        return LureState
-    raise AttributeError(f"module 'engines.lure' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_names(
+    __name__, __all__,
+    {"LureConfig": "engines.lure.config", "LureState": "engines.lure.game",
+     "new_game": "engines.lure.game", "replay": "engines.protocol",
+     "Deck": "engines.lure.decks", "default_deck": "engines.lure.decks",
+     "load_deck": "engines.lure.decks"},
+    deprecated={"LureGame": "LureState"})

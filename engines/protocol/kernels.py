@@ -3,8 +3,9 @@
 Generic compiled code (the game loop of :mod:`agents.loop`, the search agents) is written once
 against these functions, ``g_legal_actions(game, s, out)`` and so on, where ``game`` is the id
 of :data:`engines.protocol.GAME_IDS`. The caller makes ``game`` a compile-time constant with
-``numba.literally(game)``; each function below is then an ``@overload`` that resolves, at
-compile time, to the kernel of that game's core (a direct call, inlined by LLVM). So one
+``numba.literally(game)``; each ``g_<kernel>`` below, made by one factory from the kernel's
+name and parameters (:data:`KERNELS`), is then an ``@overload`` that resolves, at compile
+time, to the kernel of that game's core (a direct call, inlined by LLVM). So one
 source compiles into one specialization per game, each cached on disk by Numba like any
 ``cache=True`` function, and a run that uses only River Rats compiles only River Rats.
 
@@ -14,6 +15,7 @@ Kernel contracts: :mod:`engines.protocol`.
 from __future__ import annotations
 
 import importlib
+import inspect
 
 from numba import types
 from numba.extending import overload
@@ -23,8 +25,13 @@ from engines.protocol import GAME_NAMES
 __all__ = ["g_init_state", "g_legal_actions", "g_apply_action", "g_is_terminal", "g_returns",
            "g_current_player", "g_num_players", "g_observe", "g_information_state",
            "g_observation_tensor", "g_determinize", "g_observed_action", "g_inventory",
-           "g_outcome", "g_progress", "g_sizes", "core_for_id", "call_literal",
+           "g_outcome", "g_progress", "g_sizes", "KERNELS", "core_for_id", "call_literal",
            "call_literals"]
+
+KERNELS: dict[str, tuple[str, ...]] = {}
+"""The protocol kernels every rules core offers, each with its parameters in order (the table
+of :mod:`engines.protocol.game`; ``tests/test_protocol.py`` checks every core against it),
+filled by the ``g_<kernel>`` definitions below."""
 
 
 def core_for_id(game_id: int):
@@ -38,247 +45,77 @@ def _core(game):
     return core_for_id(game.literal_value)
 
 
-def g_init_state(game, cfg, seed, out):
-    """``init_state`` of game ``game`` (a literal id)."""
-
-
-def g_legal_actions(game, s, out):
-    """``legal_actions`` of game ``game``."""
-
-
-def g_apply_action(game, s, a):
-    """``apply_action`` of game ``game``."""
-
-
-def g_is_terminal(game, s):
-    """``is_terminal`` of game ``game``."""
-
-
-def g_returns(game, s, out):
-    """``returns`` of game ``game``."""
-
-
-def g_current_player(game, s):
-    """``current_player`` of game ``game``."""
-
-
-def g_num_players(game, s):
-    """``num_players`` of game ``game``."""
-
-
-def g_observe(game, s, p, out):
-    """``observe`` of game ``game``."""
-
-
-def g_information_state(game, s, p, out):
-    """``information_state`` of game ``game``."""
-
-
-def g_observation_tensor(game, s, p, out):
-    """``observation_tensor`` of game ``game``."""
-
-
-def g_determinize(game, s, p, seed, out):
-    """``determinize`` of game ``game``."""
-
-
-def g_observed_action(game, s, a, p):
-    """``observed_action`` of game ``game``."""
-
-
-def g_inventory(game, s, out):
-    """``inventory`` of game ``game``."""
-
-
-def g_outcome(game, s, out):
-    """``outcome`` of game ``game``."""
-
-
-def g_progress(game, s, level):
-    """``progress`` of game ``game``."""
-
-
 _OPTS = {"cache": True}
 
 
-@overload(g_init_state, jit_options=_OPTS)
-def _ov_init_state(game, cfg, seed, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.init_state
-
-    def impl(game, cfg, seed, out):
-        f(cfg, seed, out)
+def _forward(f, arity: int):
+    """``impl(game, a, ...)`` returning ``f(a, ...)`` for ``arity`` arguments after the game
+    id. The parameters are spelled out (no ``*args``): Numba then compiles the same direct
+    call as a hand-written one, where a star-argument tuple adds reference counting."""
+    if arity == 1:
+        def impl(game, a):
+            return f(a)
+    elif arity == 2:
+        def impl(game, a, b):
+            return f(a, b)
+    elif arity == 3:
+        def impl(game, a, b, c):
+            return f(a, b, c)
+    elif arity == 4:
+        def impl(game, a, b, c, d):
+            return f(a, b, c, d)
+    else:
+        raise ValueError(f"no forwarder for {arity} kernel arguments")
     return impl
 
 
-@overload(g_legal_actions, jit_options=_OPTS)
-def _ov_legal_actions(game, s, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.legal_actions
+def _by_game_id(name: str, params: tuple[str, ...]):
+    """``g_<name>(game, *params)``: kernel ``name`` of the game with id ``game``, its
+    ``@overload`` registered and the kernel listed in :data:`KERNELS`. Given a literal
+    ``game``, a call compiles to a direct call of ``engines.<game>.core.<name>``; given
+    anything else, Numba finds no implementation. A closure, not generated source (``exec``):
+    the compiled implementation is a function of this file, so Numba caches it on disk, and
+    each kernel's gets its own qualified name, so their cache files stay apart."""
+    def dispatch(game, *args):
+        pass
 
-    def impl(game, s, out):
-        return f(s, out)
-    return impl
+    dispatch.__name__ = dispatch.__qualname__ = f"g_{name}"
+    dispatch.__doc__ = (f"``{name}({', '.join(params)})`` of game ``game`` (its id in "
+                        f":data:`engines.protocol.GAME_IDS`, made a compile-time constant with "
+                        f"``numba.literally``); contract: :mod:`engines.protocol.game`.")
+    dispatch.__signature__ = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+         for n in ("game", *params)])
 
+    def typer(game, *args):
+        core = _core(game)
+        if core is None:
+            return None
+        impl = _forward(getattr(core, name), len(params))
+        impl.__qualname__ = f"g_{name}.<locals>.impl"
+        return impl
 
-@overload(g_apply_action, jit_options=_OPTS)
-def _ov_apply_action(game, s, a):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.apply_action
-
-    def impl(game, s, a):
-        f(s, a)
-    return impl
-
-
-@overload(g_is_terminal, jit_options=_OPTS)
-def _ov_is_terminal(game, s):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.is_terminal
-
-    def impl(game, s):
-        return f(s)
-    return impl
+    typer.__signature__ = inspect.signature(_forward(None, len(params)))
+    overload(dispatch, jit_options=_OPTS)(typer)
+    KERNELS[name] = params
+    return dispatch
 
 
-@overload(g_returns, jit_options=_OPTS)
-def _ov_returns(game, s, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.returns
-
-    def impl(game, s, out):
-        f(s, out)
-    return impl
-
-
-@overload(g_current_player, jit_options=_OPTS)
-def _ov_current_player(game, s):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.current_player
-
-    def impl(game, s):
-        return f(s)
-    return impl
-
-
-@overload(g_num_players, jit_options=_OPTS)
-def _ov_num_players(game, s):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.num_players
-
-    def impl(game, s):
-        return f(s)
-    return impl
-
-
-@overload(g_observe, jit_options=_OPTS)
-def _ov_observe(game, s, p, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.observe
-
-    def impl(game, s, p, out):
-        f(s, p, out)
-    return impl
-
-
-@overload(g_information_state, jit_options=_OPTS)
-def _ov_information_state(game, s, p, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.information_state
-
-    def impl(game, s, p, out):
-        f(s, p, out)
-    return impl
-
-
-@overload(g_observation_tensor, jit_options=_OPTS)
-def _ov_observation_tensor(game, s, p, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.observation_tensor
-
-    def impl(game, s, p, out):
-        f(s, p, out)
-    return impl
-
-
-@overload(g_determinize, jit_options=_OPTS)
-def _ov_determinize(game, s, p, seed, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.determinize
-
-    def impl(game, s, p, seed, out):
-        f(s, p, seed, out)
-    return impl
-
-
-@overload(g_observed_action, jit_options=_OPTS)
-def _ov_observed_action(game, s, a, p):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.observed_action
-
-    def impl(game, s, a, p):
-        return f(s, a, p)
-    return impl
-
-
-@overload(g_inventory, jit_options=_OPTS)
-def _ov_inventory(game, s, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.inventory
-
-    def impl(game, s, out):
-        f(s, out)
-    return impl
-
-
-@overload(g_outcome, jit_options=_OPTS)
-def _ov_outcome(game, s, out):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.outcome
-
-    def impl(game, s, out):
-        f(s, out)
-    return impl
-
-
-@overload(g_progress, jit_options=_OPTS)
-def _ov_progress(game, s, level):
-    C = _core(game)
-    if C is None:
-        return None
-    f = C.progress
-
-    def impl(game, s, level):
-        return f(s, level)
-    return impl
+g_init_state = _by_game_id("init_state", ("cfg", "seed", "out"))
+g_legal_actions = _by_game_id("legal_actions", ("s", "out"))
+g_apply_action = _by_game_id("apply_action", ("s", "a"))
+g_is_terminal = _by_game_id("is_terminal", ("s",))
+g_returns = _by_game_id("returns", ("s", "out"))
+g_current_player = _by_game_id("current_player", ("s",))
+g_num_players = _by_game_id("num_players", ("s",))
+g_observe = _by_game_id("observe", ("s", "p", "out"))
+g_information_state = _by_game_id("information_state", ("s", "p", "out"))
+g_observation_tensor = _by_game_id("observation_tensor", ("s", "p", "out"))
+g_determinize = _by_game_id("determinize", ("s", "p", "seed", "out"))
+g_observed_action = _by_game_id("observed_action", ("s", "a", "p"))
+g_inventory = _by_game_id("inventory", ("s", "out"))
+g_outcome = _by_game_id("outcome", ("s", "out"))
+g_progress = _by_game_id("progress", ("s", "level"))
 
 
 def g_sizes(game):

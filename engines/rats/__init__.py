@@ -11,9 +11,11 @@ Whole games of compiled policies (door 2) run in :func:`agents.loop.play_batch`;
 with :func:`replay` (:func:`engines.protocol.replay`).
 """
 
-from engines.protocol import replay
-from engines.rats import core
-from engines.rats.config import RatsConfig
-from engines.rats.game import RatsState, new_game
+from engines.description import lazy_names
 
 __all__ = ["RatsConfig", "RatsState", "new_game", "replay", "core"]
+
+__getattr__, __dir__ = lazy_names(
+    __name__, __all__,
+    {"RatsConfig": "engines.rats.config", "RatsState": "engines.rats.game",
+     "new_game": "engines.rats.game", "replay": "engines.protocol"})

@@ -10,9 +10,11 @@ Door 2 (whole games of compiled policies) is :func:`agents.loop.play_batch`; mat
 games, rules "Scoring") belongs to the experiments layer.
 """
 
-from engines.protocol import replay
-from engines.recurring import core
-from engines.recurring.config import RecurringConfig
-from engines.recurring.game import RecurringState, new_game
+from engines.description import lazy_names
 
 __all__ = ["RecurringConfig", "RecurringState", "new_game", "replay", "core"]
+
+__getattr__, __dir__ = lazy_names(
+    __name__, __all__,
+    {"RecurringConfig": "engines.recurring.config", "RecurringState": "engines.recurring.game",
+     "new_game": "engines.recurring.game", "replay": "engines.protocol"})

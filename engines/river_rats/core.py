@@ -556,10 +556,11 @@ def _begin_turn(s):
 
 
 @njit(cache=True)
-def init_state(cfg, seed, s):
-    """Fill ``s`` (``int64``, shape ``(STATE_SIZE,)``) with a new game ("Setup" 1-5 and the
-    first "Round setup"). ``cfg``: config array (:meth:`RiverRatsConfig.to_array`, validated there);
-    ``seed``: the game's ``int64`` seed word, its only source of chance."""
+def init_state(cfg, seed, out):
+    """Fill ``out`` (``int64``, shape ``(STATE_SIZE,)``) with a new game ("Setup" 1-5 and the
+    first "Round setup"). ``cfg``: config array (:meth:`RiverRatsConfig.to_array`, validated
+    there); ``seed``: the game's ``int64`` seed word, its only source of chance."""
+    s = out
     s[:] = 0
     n = cfg[CFG_N_PLAYERS]
     s[N_PLAYERS] = n
@@ -1105,51 +1106,55 @@ def _random_facedown_non_king(s):
 
 
 @njit(cache=True)
-def apply_action(s, a):
-    """Apply legal action ``a`` to ``s`` in place and advance through forced steps (market
-    refills, end of turn, resolution, the next round's setup) to the next decision.
-    The caller guarantees legality (:func:`is_legal`; the step API checks it)."""
-    k = a >> 6
-    arg = a & 63
-    p = s[CUR]
-    hb = hand_base(p)
-    s[N_ACTIONS] += 1
+def _draw(s, k, arg, hb):
+    """``DRAW_MARKET arg`` (take market card ``arg``, refill the market) or ``DRAW_DECK`` (the
+    deck's top card, hidden) into the hand at ``hb``; the draw step ends when the hand holds 3
+    or nothing can be drawn ("A turn" 1)."""
     if k == K_DRAW_MARKET:
         _remove(s, MARKET, arg)
         _push(s, hb, arg)
         _refill_market(s)
-        s[DRAWN] += 1
-        _settle_draw(s)
-    elif k == K_DRAW_DECK:
+    else:
         c = draw_hidden(s)
         if c >= 0:
             _push(s, hb, c)
-        s[DRAWN] += 1
-        _settle_draw(s)
-    elif k == K_PLAY:
-        _remove(s, hb, arg)
-        s[PASS_STREAK] = 0
-        if facedown_pending(s):
-            _push(s, COLL, arg)
-            s[COLL_FD] = 1
-            s[FD_OWNER] = p
-            # which of the player's cards went face down is hidden
-            _forget(s, arg)
-            _forget_pile(s, hb)
-            _end_turn(s)
-        else:
-            _push(s, COLL, arg)
-            s[PLAYED] = arg
-            s[PHASE] = PH_ACTION
-            _know(s, arg)
-    elif k == K_JOKER:
+    s[DRAWN] += 1
+    _settle_draw(s)
+
+
+@njit(cache=True)
+def _play_card(s, arg, p, hb):
+    """``PLAY arg``: seat ``p`` puts hand card ``arg`` into the collective hand ("A turn" 2):
+    face down when a face-down card is due (♠ Rat active; which card it was is hidden from the
+    others, and the turn ends), else face up, and its suit action or power follows (phase
+    ACTION)."""
+    _remove(s, hb, arg)
+    s[PASS_STREAK] = 0
+    if facedown_pending(s):
+        _push(s, COLL, arg)
+        s[COLL_FD] = 1
+        s[FD_OWNER] = p
+        # which of the player's cards went face down is hidden
+        _forget(s, arg)
+        _forget_pile(s, hb)
+        _end_turn(s)
+    else:
+        _push(s, COLL, arg)
+        s[PLAYED] = arg
+        s[PHASE] = PH_ACTION
+        _know(s, arg)
+
+
+@njit(cache=True)
+def _use_joker(s, k, arg):
+    """``JOKER arg`` (the face-up joker ``arg`` joins the collective hand) or ``JREMOVE arg``
+    (advanced: the joker removes the Rat's card in slot ``arg``, or a face-down non-King card
+    chosen by chance for ``FACE_DOWN_TARGET``, and the Rat draws 2 face down); either ends the
+    turn ("A turn": play a joker; "Difficulty levels": advanced)."""
+    if k == K_JOKER:
         _remove(s, JUP, arg)
         _push(s, COLL, arg)
-        s[JOKER_USED] = 1
-        s[JOKERS_USED] += 1
-        s[PASS_STREAK] = 0
-        _end_turn(s)
-    elif k == K_JREMOVE:
+    else:
         i = arg
         if arg == FACE_DOWN_TARGET:
             i = _random_facedown_non_king(s)
@@ -1163,10 +1168,105 @@ def apply_action(s, a):
                     _push(s, RAT, d)
                     s[RAT_UP + s[RAT] - 1] = 0
         _push(s, OUT, _pop(s, JUP))
-        s[JOKER_USED] = 1
-        s[JOKERS_USED] += 1
-        s[PASS_STREAK] = 0
+    s[JOKER_USED] = 1
+    s[JOKERS_USED] += 1
+    s[PASS_STREAK] = 0
+    _end_turn(s)
+
+
+@njit(cache=True)
+def _swap_in(s, k, arg, hb):
+    """``SWAP_IN arg`` (♦ suit action: hand card ``arg`` replaces the chosen collective card,
+    which goes to the hand) or ``PSWAP_IN arg`` (♦ power: market card ``arg`` and the chosen
+    card trade places); the turn ends ("Suit actions", "Powers")."""
+    x = s[PENDING]
+    i = find(s, COLL, x)
+    if k == K_SWAP_IN:
+        _remove(s, hb, arg)
+        _push(s, hb, x)
+        _know(s, arg)
+    else:
+        j = find(s, MARKET, arg)
+        s[MARKET + 1 + j] = x
+    s[COLL + 1 + i] = arg
+    s[PENDING] = -1
+    _end_turn(s)
+
+
+@njit(cache=True)
+def _discard(s, k, arg):
+    """``DISCARD arg`` (♠ suit action: a hand or market card to the discard pile, the market
+    refilled, the turn ends) or ``PDISCARD arg`` (♠ power: one card at a time, phase
+    P_DISCARD until ``STOP``)."""
+    _take_from_hand_or_market(s, arg)
+    _push(s, DISCARD, arg)
+    _know(s, arg)
+    if k == K_DISCARD:
+        _refill_market(s)
         _end_turn(s)
+    else:
+        s[PHASE] = PH_P_DISCARD
+
+
+@njit(cache=True)
+def _power_push(s, arg):
+    """``PPUSH arg`` (♣ power): a card to the market, twice at most, then the turn ends."""
+    _push_to_market(s, arg)
+    s[PUSHES] += 1
+    s[PHASE] = PH_P_PUSH2
+    if s[PUSHES] >= 2:
+        _end_turn(s)
+
+
+@njit(cache=True)
+def _stop(s):
+    """``STOP``: the power ends (after the ♠ power's discards the market is refilled once) and
+    so does the turn."""
+    if s[PHASE] == PH_P_DISCARD:
+        _refill_market(s)
+    _end_turn(s)
+
+
+@njit(cache=True)
+def _stuck(s):
+    """``STUCK``: the player passes; when every player passed in a row the game is lost
+    (``LOSS_STALL``)."""
+    s[PASS_STREAK] += 1
+    if s[PASS_STREAK] >= s[N_PLAYERS]:
+        _end_game(s, LOST, LOSS_STALL)
+    else:
+        _end_turn(s)
+
+
+@njit(cache=True)
+def _check_game_end(s):
+    """After every action: a draw from an empty deck loses when the config says so
+    (``LOSS_EMPTY``), and a game that reached :data:`MAX_GAME_LENGTH` decisions ends as a loss
+    (``LOSS_TRUNCATED``)."""
+    if s[FAILED_DRAW] == 1:
+        s[FAILED_DRAW] = 0
+        if s[C_EMPTY] == 1 and s[STATUS] == RUNNING:
+            _end_game(s, LOST, LOSS_EMPTY)
+    if s[N_ACTIONS] >= MAX_GAME_LENGTH and s[STATUS] == RUNNING:
+        _end_game(s, LOST, LOSS_TRUNCATED)
+
+
+@njit(cache=True)
+def apply_action(s, a):
+    """Apply legal action ``a`` to ``s`` in place and advance through forced steps (market
+    refills, end of turn, resolution, the next round's setup) to the next decision.
+    The caller guarantees legality (:func:`is_legal`; the step API checks it)."""
+    k = a >> 6
+    arg = a & 63
+    p = s[CUR]
+    hb = hand_base(p)
+    s[N_ACTIONS] += 1
+    if k == K_DRAW_MARKET or k == K_DRAW_DECK:
+        _draw(s, k, arg, hb)
+    elif k == K_PLAY:
+        _play_card(s, arg, p, hb)
+    elif k == K_JOKER or k == K_JREMOVE:
+        _use_joker(s, k, arg)
     elif k == K_NONE:
         _end_turn(s)
     elif k == K_PUSH:
@@ -1176,65 +1276,27 @@ def apply_action(s, a):
         s[PENDING] = arg
         s[PHASE] = PH_SWAP_IN if k == K_SWAP_OUT else PH_P_SWAP_IN
     elif k == K_SWAP_IN or k == K_PSWAP_IN:
-        x = s[PENDING]
-        i = find(s, COLL, x)
-        if k == K_SWAP_IN:
-            _remove(s, hb, arg)
-            _push(s, hb, x)
-            _know(s, arg)
-        else:
-            j = find(s, MARKET, arg)
-            s[MARKET + 1 + j] = x
-        s[COLL + 1 + i] = arg
-        s[PENDING] = -1
-        _end_turn(s)
-    elif k == K_STAKE:
+        _swap_in(s, k, arg, hb)
+    elif k == K_STAKE or k == K_PSTAKE:
         _stake_card(s)
         _end_turn(s)
-    elif k == K_DISCARD:
-        _take_from_hand_or_market(s, arg)
-        _push(s, DISCARD, arg)
-        _know(s, arg)
-        _refill_market(s)
-        _end_turn(s)
+    elif k == K_DISCARD or k == K_PDISCARD:
+        _discard(s, k, arg)
     elif k == K_PPUSH:
-        _push_to_market(s, arg)
-        s[PUSHES] += 1
-        s[PHASE] = PH_P_PUSH2
-        if s[PUSHES] >= 2:
-            _end_turn(s)
+        _power_push(s, arg)
     elif k == K_PREVEAL:
         s[RAT_UP + arg] = 1
         _know(s, s[RAT + 1 + arg])
         s[PHASE] = PH_P_STAKE
-    elif k == K_PSTAKE:
-        _stake_card(s)
-        _end_turn(s)
-    elif k == K_PDISCARD:
-        _take_from_hand_or_market(s, arg)
-        _push(s, DISCARD, arg)
-        _know(s, arg)
-        s[PHASE] = PH_P_DISCARD
     elif k == K_STOP:
-        if s[PHASE] == PH_P_DISCARD:
-            _refill_market(s)
-        _end_turn(s)
+        _stop(s)
     elif k == K_EREVEAL:
         _expert_reveal(s)
     elif k == K_ESTOP:
         _finish_resolution(s)
     elif k == K_STUCK:
-        s[PASS_STREAK] += 1
-        if s[PASS_STREAK] >= s[N_PLAYERS]:
-            _end_game(s, LOST, LOSS_STALL)
-        else:
-            _end_turn(s)
-    if s[FAILED_DRAW] == 1:
-        s[FAILED_DRAW] = 0
-        if s[C_EMPTY] == 1 and s[STATUS] == RUNNING:
-            _end_game(s, LOST, LOSS_EMPTY)
-    if s[N_ACTIONS] >= MAX_GAME_LENGTH and s[STATUS] == RUNNING:
-        _end_game(s, LOST, LOSS_TRUNCATED)
+        _stuck(s)
+    _check_game_end(s)
 
 
 @njit(cache=True)
@@ -1278,14 +1340,14 @@ OBS_SIZE = OBS_CARDS + len(OBS_SCALARS)
 
 
 @njit(cache=True)
-def observe(s, player, out):
-    """Write what ``player`` may see into ``out`` (``int64``, shape ``(OBS_SIZE,)``): the own
+def observe(s, p, out):
+    """Write what ``p`` may see into ``out`` (``int64``, shape ``(OBS_SIZE,)``): the own
     hand, public cards, the Rat's face-up cards and counts ("Communication"). ``out[0:54]``
     are ``LOC_*`` codes per card id; ``out[54:]`` the scalars named in :data:`OBS_SCALARS`.
     The waiting Rat (face down), other hands, the deck, the Rat's face-down cards, debt piles
     and the discard pile show only as counts."""
     out[:] = 0
-    hb = hand_base(player)
+    hb = hand_base(p)
     for i in range(s[hb]):
         out[s[hb + 1 + i]] = LOC_MY_HAND
     for i in range(s[MARKET]):
@@ -1293,7 +1355,7 @@ def observe(s, player, out):
     for i in range(s[COLL]):
         c = s[COLL + 1 + i]
         if i == 0 and s[COLL_FD] == 1:
-            if s[FD_OWNER] == player:
+            if s[FD_OWNER] == p:
                 out[c] = LOC_MY_FACEDOWN
         else:
             out[c] = LOC_COLLECTIVE
@@ -1315,7 +1377,7 @@ def observe(s, player, out):
     for i in range(s[OUT]):
         out[s[OUT + 1 + i]] = LOC_OUT
     o = OBS_CARDS
-    vals = (player, s[N_PLAYERS], s[PHASE], s[CUR], s[STATUS], s[ROUND], s[ACTIVE],
+    vals = (p, s[N_PLAYERS], s[PHASE], s[CUR], s[STATUS], s[ROUND], s[ACTIVE],
             s[DEFEATED], s[DEF_MASK], s[PDEBT], s[RDEBT], s[STAKE], s[PRED_CARD], s[PRED_CAT],
             s[JOKERS_EARNED], s[JUP], s[JOKER_USED], s[TARGET], s[MARKET_CAP], s[PLAYED],
             s[PENDING], s[DECK], s[DISCARD], fd, s[COLL], s[HAND0], s[HAND0 + HAND_STRIDE],
@@ -1542,23 +1604,23 @@ def inventory(s, out):
 
 
 @njit(cache=True)
-def outcome(s, row):
-    """Fill ``row`` (``int64 (len(OUTCOME_FIELDS),)``) with the statistics of the game."""
-    row[O_WON] = 1 if s[STATUS] == WON else 0
-    row[O_ROUNDS] = s[ROUND]
-    row[O_HW] = s[HANDS_WON]
-    row[O_HL] = s[HANDS_LOST]
-    row[O_PDEBT] = s[PDEBT]
-    row[O_R1] = s[RAT_DEBT1]
-    row[O_R2] = s[RAT_DEBT2]
-    row[O_DEF] = s[DEFEATED]
-    row[O_JE] = s[JOKERS_EARNED]
-    row[O_JU] = s[JOKERS_USED]
-    row[O_LOSS] = s[LOSS_REASON]
-    row[O_NACT] = s[N_ACTIONS]
-    row[O_TURNS] = s[TURNS]
-    row[O_RAT1] = s[FIRST_RAT]
-    row[O_RAT2] = s[SECOND_RAT]
+def outcome(s, out):
+    """Fill ``out`` (``int64 (len(OUTCOME_FIELDS),)``) with the statistics of the game."""
+    out[O_WON] = 1 if s[STATUS] == WON else 0
+    out[O_ROUNDS] = s[ROUND]
+    out[O_HW] = s[HANDS_WON]
+    out[O_HL] = s[HANDS_LOST]
+    out[O_PDEBT] = s[PDEBT]
+    out[O_R1] = s[RAT_DEBT1]
+    out[O_R2] = s[RAT_DEBT2]
+    out[O_DEF] = s[DEFEATED]
+    out[O_JE] = s[JOKERS_EARNED]
+    out[O_JU] = s[JOKERS_USED]
+    out[O_LOSS] = s[LOSS_REASON]
+    out[O_NACT] = s[N_ACTIONS]
+    out[O_TURNS] = s[TURNS]
+    out[O_RAT1] = s[FIRST_RAT]
+    out[O_RAT2] = s[SECOND_RAT]
 
 
 @njit(cache=True)

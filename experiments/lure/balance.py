@@ -350,7 +350,7 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
     Raises ``ValueError`` from the loop (bad agents)."""
     from agents.loop import run_games
     from engines.protocol import chance
-    from engines.lure import core as K
+    from engines.lure import core as C
     from engines.lure.game import card_outcomes
 
     cfg = _config_of(cell)
@@ -358,7 +358,7 @@ def play_balance_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -
     nc = len(cfg.deck)
     seeds = chance.game_seeds(chance.batch_word(seed), int(n_games))
     ret, out = run_games(cfg, cell["agents"], seeds, game="lure")
-    f = {k: i for i, k in enumerate(K.OUTCOME_FIELDS)}
+    f = {k: i for i, k in enumerate(C.OUTCOME_FIELDS)}
     co = card_outcomes(out[:, f["card_0"]:], nc)
     who = co["catch_player"]
     inplay = who >= -1

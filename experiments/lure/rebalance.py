@@ -84,12 +84,18 @@ from engines import dice
 from engines.lure import decks as D
 from experiments.io import out_lock
 from experiments.lure.balance import card_table, difficulty, fit_curve
+from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
+    CARD_COST,
+    CN_STEP,
+    FIELD_COST,
+    curve_violation,
+)
+from experiments.lure.rebalance_report import off_goal_reasons, verify, write_outputs
 from experiments.lure.rebalance_search import (  # noqa: F401  (re-exported)
     BEAM,
     METHODS,
     STUDY_FILE,
     TRIAL_RUN_DIR,
-    _sim_arrays,
     _Study,
     win_diff_search,
     win_diff_violation,
@@ -115,13 +121,6 @@ _FIELD_ALIASES = {"points": "points", "pts": "points", "catch_number": "catch_nu
                   "req": "requirements", "splash": "splash"}
 DEEP_ONLY = ("special2", "odd", "even", "stubborn")
 """Requirement codes of the Deep Waters expansion."""
-FIELD_COST = {"points": 1.0, "catch_number": 0.5, "requirements": 2.0, "splash": 2.0}
-"""Cost of a change per unit: per point, per step of catch number, per requirement set or
-splash icon replaced."""
-CARD_COST = 2.0
-"""Cost of changing a card at all (fewest changes first)."""
-CN_STEP = 6
-"""A catch number may move at most this far from the card's own (``tpe`` method)."""
 DEFAULT_WIN_TOLERANCE = 5.0
 """Default ``tolerance`` of the win-diff goal, percentage points."""
 EXIT_OFF_GOAL = 3
@@ -413,14 +412,6 @@ def fit_difficulty_curve(cards: pd.DataFrame, kind: str = "fit") -> Curve:
     return Curve(kind, tuple(float(c) for c in coef), float(scale),
                  max(1.0, 1.5 * float(scale)), float(d[ok].min()), float(d[ok].max()),
                  tuple(outliers))
-
-
-def curve_violation(points, diff, curve: Curve, tolerance: float) -> np.ndarray:
-    """Card points off the curve beyond ``tolerance``: ``max(0, |points - curve(D)| - tol)``
-    (float64, broadcast shape; ``inf`` where ``D`` is infinite: nobody can catch the card)."""
-    fitted = curve(diff)
-    v = np.maximum(0.0, np.abs(np.asarray(points, np.float64) - fitted) - float(tolerance))
-    return np.where(np.isfinite(np.asarray(diff, np.float64)), v, np.inf)
 
 
 class OptionOdds:
@@ -824,7 +815,6 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
     with other settings (unless ``overwrite``), or a folder in use by another run.
     """
     from experiments.lure.balance import balance_cells
-    from experiments.lure.rebalance_report import off_goal_reasons, verify, write_outputs
 
     t_start = time.perf_counter()
     deck = deck if deck is not None else D.default_deck()

@@ -45,7 +45,9 @@ from experiments.lure.balance import (
     difficulty_axes,
     simulate,
 )
-from experiments.lure.rebalance_stats import Z95
+from experiments.lure.rebalance_measures import card_arrays, curve_violation
+from experiments.lure.rebalance_search import median_targets, win_diff_violation
+from experiments.lure.rebalance_stats import Z95, kendall_tau, off_band
 from experiments.stats import wilson_interval
 
 __all__ = ["verify", "write_outputs", "write_deck_file", "plot_win_diff",
@@ -132,14 +134,6 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
     player count: spread of the cards' win diffs), ``compare`` (DataFrame or ``None``),
     ``seed``, ``n_games``, ``wall_s``.
     """
-    from experiments.lure.rebalance import curve_violation
-    from experiments.lure.rebalance_search import (
-        _sim_arrays,
-        median_targets,
-        win_diff_violation,
-    )
-    from experiments.lure.rebalance_stats import kendall_tau, off_band
-
     decks = {"before": res.original, "after": res.proposed}
     goal = res.goal
     per, games, hists, taus, tgs = {}, [], {}, {}, {}
@@ -151,7 +145,7 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
                                out_dir=Path(run_root) / tag, overwrite=True)
         wall += run.wall_time
         ids = list(cards["id"])
-        st = _sim_arrays(sim, ids, players)
+        st = card_arrays(sim, ids, players)
         targets = (median_targets(st, goal.target) if goal.kind == "win-diff"
                    else np.full(len(players), np.nan))
         tgs[tag] = {int(n): float(t) for n, t in zip(players, targets, strict=True)}
@@ -230,16 +224,13 @@ def compare_verdicts(res, cards: pd.DataFrame, players, deep_waters: bool, agent
     per card, deck and player count where either set of players puts the card off the goal:
     ``id, deck, players, off_goal_search_agents, off_goal_compared, win_diff_search_agents,
     win_diff_compared`` (fractions) and ``changes`` (the verdict differs)."""
-    from experiments.lure.rebalance_search import _sim_arrays
-    from experiments.lure.rebalance_stats import off_band
-
     rows = []
     for tag, deck in (("before", res.original), ("after", res.proposed)):
         ids = list(cards["id"].drop_duplicates())
         sim, _, _ = simulate(deck, players, deep_waters, agents, n_games, seed, n_jobs=n_jobs,
                              batch_size=min(batch_size, n_games),
                              out_dir=Path(run_root) / tag, overwrite=True)
-        st = _sim_arrays(sim, ids, players)
+        st = card_arrays(sim, ids, players)
         if tag == "before":
             tg = ([res.goal.target] * len(players) if res.goal.target is not None else
                   [float(np.nanmedian(st["wd"][:, k]) * 100) for k in range(len(players))])

@@ -24,7 +24,7 @@ no new pair of cards out of order (a harder card worth fewer points, except pair
 deck already had so: :func:`experiments.lure.rebalance_stats.new_inversions`). Trials are
 ranked **lexicographically** (:func:`lex_key`): order kept, then the number of candidates off
 their band, then the number of other cards pushed off theirs, then the number of changed
-cards, then the change cost (:data:`experiments.lure.rebalance.FIELD_COST`: 1 per point
+cards, then the change cost (:data:`experiments.lure.rebalance_measures.FIELD_COST`: 1 per point
 moved, ...), then the remaining violation (percentage points beyond the bands' edges,
 rounded to 0.1). A change that does not bring its card into the band never pays for itself.
 
@@ -62,6 +62,7 @@ import pandas as pd
 
 from engines.lure import decks as D
 from experiments.lure.balance import card_table, simulate
+from experiments.lure.rebalance_measures import CARD_COST, CN_STEP, FIELD_COST, card_arrays
 from experiments.lure.rebalance_stats import (
     band_pvalues,
     inverted_pairs,
@@ -88,18 +89,6 @@ TRIAL_RUN_DIR = "trial_run"
 
 
 # ---------------------------------------------------------------- statistics per trial
-def _sim_arrays(sim: pd.DataFrame, ids, players) -> dict:
-    """Per-card statistics of a :func:`simulate` frame as ``float64 (cards, players)``
-    arrays: ``wd``, ``lo``, ``hi`` (fractions), ``in_play`` (games) and ``caught``
-    (rate)."""
-    idx = pd.MultiIndex.from_product([list(ids), list(players)], names=["id", "players"])
-    r = sim.set_index(["id", "players"]).reindex(idx)
-    shape = (len(ids), len(players))
-    get = lambda c: r[c].to_numpy(np.float64).reshape(shape)  # noqa: E731
-    return {"wd": get("win_diff"), "lo": get("win_diff_low"), "hi": get("win_diff_high"),
-            "in_play": np.nan_to_num(get("in_play")), "caught": get("caught_rate")}
-
-
 def _shifts(stats: dict, targets, tolerance_pp: float, by_estimate=None) -> np.ndarray:
     """Signed change of win diff (fraction) that brings each card's interval (or, for the cards
     of the mask ``by_estimate`` ``bool (cards,)``, its estimate) to the band: negative when it
@@ -162,7 +151,7 @@ def median_targets(stats: dict, target: float | None = None) -> np.ndarray:
 
 def screen_and_confirm(stats_search: dict, stats_confirm: dict | None, targets,
                        tolerance_pp: float, correction: str, alpha: float):
-    """The evidence rule (module docstring). ``stats_*``: :func:`_sim_arrays` of the start
+    """The evidence rule (module docstring). ``stats_*``: :func:`card_arrays` of the start
     deck on the search's and the confirmation seeds; ``stats_confirm`` ``None``: nothing is
     flagged, nothing to confirm. Returns ``(flagged, confirmed)``, ``bool (cards, players)``
     each: off the band after the correction on the search's seeds, and those of them off
@@ -238,13 +227,13 @@ class _Study:
 
     def evaluate(self, deck: D.Deck, seed: int | None = None, n_games: int | None = None
                  ) -> dict:
-        """:func:`_sim_arrays` of ``deck`` on the search's seeds (common random numbers), or
+        """:func:`card_arrays` of ``deck`` on the search's seeds (common random numbers), or
         on ``seed``; ``n_games`` per player count (default the trials' :attr:`n_games`)."""
         sim, _, _ = simulate(deck, self.players, self.deep, self.agents,
                              self.n_games if n_games is None else int(n_games),
                              self.seed if seed is None else seed, n_jobs=self.n_jobs,
                              batch_size=self.batch_size, out_dir=self.run_dir, overwrite=True)
-        return _sim_arrays(sim, self.ids, self.players)
+        return card_arrays(sim, self.ids, self.players)
 
     def targets_of(self, stats: dict) -> np.ndarray:
         """The band centres ``(players,)`` (pp) of a deck with statistics ``stats``: the
@@ -272,8 +261,6 @@ class _Study:
 
     def cost(self, params: dict) -> tuple[int, float]:
         """``(changed cards, change cost)`` of ``params`` against the start deck."""
-        from experiments.lure.rebalance import CARD_COST, FIELD_COST
-
         changed, cost = set(), 0.0
         for name, value in params.items():
             s = self.start_values[name]
@@ -330,8 +317,6 @@ def _space(ctx: _Study, candidates: list[str], constraints) -> None:
     """The optuna distributions of the candidates' allowed fields (model steps move points
     only; ``tpe`` samples every allowed field)."""
     from optuna.distributions import CategoricalDistribution, IntDistribution
-
-    from experiments.lure.rebalance import CN_STEP
 
     rows = ctx.start.rows()
     for cid in candidates:

@@ -36,7 +36,7 @@ def band_pvalues(stats: dict, targets, tolerance_pp: float) -> tuple[np.ndarray,
     Args:
         stats: ``wd``, ``lo``, ``hi`` (fractions: the estimate and its 95% Newcombe interval)
             and ``in_play`` (games), each ``float64 (cards, players)``
-            (:func:`experiments.lure.rebalance._sim_arrays`).
+            (:func:`experiments.lure.rebalance_measures.card_arrays`).
         targets: ``(players,)`` band centres, percentage points.
         tolerance_pp: the band's half-width, percentage points.
 

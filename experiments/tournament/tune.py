@@ -593,9 +593,75 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
     holding other results (see the module docstring), or an agent file of another study
     without ``overwrite``; nothing is written then.
     """
-    import optuna
+    import optuna  # noqa: F401  (the optional extra: missing, nothing is read or written)
 
     t_start = time.perf_counter()
+    job = _tune_job(game, agent, field_agents=field_agents, n_players=n_players,
+                    n_deals=n_deals, n_trials=n_trials, tune_params=tune_params, bounds=bounds,
+                    sampler=sampler, name=name, seed=seed, options=options,
+                    batch_size=batch_size, validate_deals=validate_deals,
+                    agents_root=agents_root, out_dir=out_dir, start=start)
+    finished = _claim(job.out, job.claim_settings, overwrite)
+    if finished is not None:
+        res = _answer(job.ad, job.out, finished)
+        if save_anyway and not res.saved:
+            _install(res, job.ad, job.agent_path, job.key, job.out, overwrite,
+                     "saved with --save-anyway")
+        res.wall_time_s = time.perf_counter() - t_start
+        return res
+    if not overwrite:
+        _check_agent_file(job.agent_path, job.name, job.key, job.out)
+    result = _run_study(job, n_jobs, backend, scheduler, progress, overwrite)
+    if job.validate_deals:
+        _validate(result, job.ad, agent, job.field_refs, job.validate_deals, job.seed,
+                  job.options, n_jobs, job.batch_size, backend, scheduler, job.out, agents_root,
+                  progress)
+        agent_json = read_json(job.out / AGENT_FILE)
+        agent_json["validation"] = result.gain
+        write_json(job.out / AGENT_FILE, agent_json)
+    _save_or_explain(result, job, overwrite, save_anyway)
+    result.wall_time_s = time.perf_counter() - t_start
+    _write_meta(result, job.claim_settings, job.key, job.sampler, job.n_trials,
+                job.validate_deals, job.out)
+    return result
+
+
+# ---- the tuner's steps ---------------------------------------------------------------------
+@dataclass
+class _TuneJob:
+    """What :func:`tune` runs, its inputs checked (:func:`_tune_job`): the game's adapter
+    ``ad``, the tuned policy ``base``, the start vector ``x0`` (``float64``), the ``space``,
+    the field, the agent's ``name``, the output folder ``out``, the store's ``agent_path``, the
+    study's ``settings`` and their hash ``key``, the folder rule's ``claim_settings``, and the
+    checked sizes."""
+
+    ad: object
+    base: str
+    x0: np.ndarray
+    space: list[Param]
+    field_refs: list[AgentRef]
+    name: str
+    out: Path
+    agent_path: Path
+    settings: dict
+    key: str
+    claim_settings: dict
+    sampler: str
+    n_trials: int
+    n_deals: int
+    n_players: int
+    seed: int
+    options: dict
+    batch_size: int
+    validate_deals: int
+
+
+def _tune_job(game, agent, *, field_agents, n_players, n_deals, n_trials, tune_params, bounds,
+              sampler, name, seed, options, batch_size, validate_deals, agents_root, out_dir,
+              start) -> _TuneJob:
+    """Check :func:`tune`'s inputs (its arguments of the same names) and derive the study's
+    settings; reads nothing in the output folder. Raises a one-line ``ValueError`` naming the
+    option for bad input."""
     ad = get_adapter(game)
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler {sampler!r} (--sampler): expected one of "
@@ -605,7 +671,7 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
     batch_size = check_int(batch_size, "batch_size (--batch-size)")
     if validate_deals != 0:
         validate_deals = check_int(validate_deals, "validate_deals (--validate, 0 to skip)",
-                                       2)
+                                   2)
     n_players = ad.default_players if n_players is None else n_players
     ad.check_players(n_players)
     options = dict(options or {})
@@ -616,87 +682,82 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
     if start is not None:
         x0 = np.asarray(ad.resolve(AgentRef(f"{agent}_start", base, tuple(x0))).params)
     space = search_space(ad.name, base, x0, tune_params, bounds)
-    try:
-        if ad.cooperative:
-            field_refs: list[AgentRef] = []
-        elif field_agents is None:
-            field_refs = [ad.resolve(AgentRef(a, a), agents_root)
-                          for a in default_field(ad.name)]
-        elif isinstance(field_agents, str):
-            field_refs = parse_agents(field_agents, ad, agents_root)
-        else:
-            field_refs = [ad.resolve(AgentRef(str(a), str(a)), agents_root)
-                          for a in field_agents]
-    except ValueError as exc:
-        raise ValueError(f"field (--field): {exc}") from None
+    field_refs = _field_refs(ad, field_agents, agents_root)
     field_tables(len(field_refs), n_players, ad.cooperative)  # raises for an empty field
     name = name or f"{agent}_tuned"
     if not isinstance(name, str) or not name or any(c in name for c in ",:@;=/\\ "):
         raise ValueError(f"name {name!r} (--name): expected a word without , : @ ; = / or "
                          f"spaces")
     out = Path(out_dir) if out_dir is not None else default_out_dir(ad.name, name, agents_root)
-    agent_path = agents_dir(ad.name, agents_root) / f"{name}.json"
     settings = {
         "game": ad.name, "agent": agent, "base": base, "start": x0.tolist(),
         "space": [p.to_dict() for p in space], "field": [f.to_dict() for f in field_refs],
         "n_players": int(n_players), "n_deals": n_deals, "seed": int(seed), "options": options,
         "batch_size": batch_size, "sampler": sampler, "n_startup": N_STARTUP,
     }
-    key = _key(settings)
     claim_settings = {"experiment": "tune", **settings, "n_trials": n_trials,
                       "validate_deals": int(validate_deals), "name": name}
-    finished = _claim(out, claim_settings, overwrite)
-    if finished is not None:
-        res = _answer(ad, out, finished)
-        if save_anyway and not res.saved:
-            _install(res, ad, agents_dir(ad.name, agents_root) / f"{name}.json", key, out,
-                     overwrite, "saved with --save-anyway")
-        res.wall_time_s = time.perf_counter() - t_start
-        return res
-    if agent_path.exists() and not overwrite:
-        try:
-            saved = read_json(agent_path)
-        except ValueError:
-            saved = {}
-        # the same study folder: its own settings check below names any difference
-        if saved.get("study_key") != key and saved.get("study_dir") not in (
-                str(out), str(out.resolve())):
-            raise ValueError(f"{agent_path} holds agent {name!r} from another tuning run: choose "
-                             f"another --name, or --force to replace it")
-    with out_lock(out), _quiet_optuna():
-        study_path = out / STUDY_FILE
-        if overwrite:
-            for p in (study_path, out / "meta.json", *(out / n for n in OUTPUTS)):
-                if p.is_dir():
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    p.unlink(missing_ok=True)
-            shutil.rmtree(out / TRIAL_RUN_DIR, ignore_errors=True)
-        storage = _storage(study_path)
-        study = optuna.create_study(storage=storage, study_name="tune", direction="maximize",
-                                    load_if_exists=True)
-        stored = study.user_attrs.get("settings")
-        if stored is None and study.trials:
-            raise ValueError(f"{study_path} holds a study without boardlab settings: choose "
-                             f"another --out, or --force to start over")
-        if stored is None:
-            study.set_user_attr("settings", settings)
-            study.set_user_attr("study_key", key)
-            study.enqueue_trial({p.name: (int(p.start) if p.integer else p.start)
-                                 for p in space}, user_attrs={"role": "start"})
-        elif stored != json.loads(json.dumps(settings)):
-            raise ValueError(f"{out} holds a study with other settings ("
-                             f"{_settings_diff(stored, json.loads(json.dumps(settings)))}): use "
-                             f"another --out or --name, or --force to start over")
-        dists = {p.name: p.distribution() for p in space}
-        run_dir = out / TRIAL_RUN_DIR
-        ctx = dict(game=ad.name, base=base, field_refs=field_refs, n_players=int(n_players),
-                   n_deals=n_deals, seed=int(seed), options=options, n_jobs=n_jobs,
-                   batch_size=batch_size, backend=backend, scheduler=scheduler, run_dir=run_dir)
+    return _TuneJob(ad=ad, base=base, x0=x0, space=space, field_refs=field_refs, name=name,
+                    out=out, agent_path=agents_dir(ad.name, agents_root) / f"{name}.json",
+                    settings=settings, key=_key(settings), claim_settings=claim_settings,
+                    sampler=sampler, n_trials=n_trials, n_deals=n_deals,
+                    n_players=int(n_players), seed=int(seed), options=options,
+                    batch_size=batch_size, validate_deals=validate_deals)
+
+
+def _field_refs(ad, field_agents, agents_root) -> list[AgentRef]:
+    """The field's agents: none for a cooperative game, :func:`default_field` when
+    ``field_agents`` is None, else the ``--field`` text or list of names. Raises a one-line
+    ``ValueError`` naming ``--field`` for an unknown agent."""
+    try:
+        if ad.cooperative:
+            return []
+        if field_agents is None:
+            return [ad.resolve(AgentRef(a, a), agents_root) for a in default_field(ad.name)]
+        if isinstance(field_agents, str):
+            return parse_agents(field_agents, ad, agents_root)
+        return [ad.resolve(AgentRef(str(a), str(a)), agents_root) for a in field_agents]
+    except ValueError as exc:
+        raise ValueError(f"field (--field): {exc}") from None
+
+
+def _check_agent_file(agent_path: Path, name: str, key: str, out: Path) -> None:
+    """Raise a one-line ``ValueError`` when ``agent_path`` holds agent ``name`` of another
+    tuning run: neither this study's ``key`` nor its folder ``out`` (an agent of the same study
+    folder passes: the study's own settings check names any difference)."""
+    if not agent_path.exists():
+        return
+    try:
+        saved = read_json(agent_path)
+    except ValueError:
+        saved = {}
+    if saved.get("study_key") != key and saved.get("study_dir") not in (str(out),
+                                                                       str(out.resolve())):
+        raise ValueError(f"{agent_path} holds agent {name!r} from another tuning run: choose "
+                         f"another --name, or --force to replace it")
+
+
+def _run_study(job: _TuneJob, n_jobs, backend, scheduler, progress: bool,
+               overwrite: bool) -> TuneResult:
+    """Open (or resume) the study in ``job.out`` under the folder's lock, finish a trial a
+    kill cut short, play trials until ``job.n_trials`` are complete, and write the study's
+    outputs (:func:`_finish`). Returns its :class:`TuneResult` (no check on fresh deals
+    yet)."""
+    import optuna
+
+    complete = optuna.trial.TrialState.COMPLETE
+    with out_lock(job.out), _quiet_optuna():
+        study = _open_study(job, overwrite)
+        dists = {p.name: p.distribution() for p in job.space}
+        run_dir = job.out / TRIAL_RUN_DIR
+        ctx = dict(game=job.ad.name, base=job.base, field_refs=job.field_refs,
+                   n_players=job.n_players, n_deals=job.n_deals, seed=job.seed,
+                   options=job.options, n_jobs=n_jobs, batch_size=job.batch_size,
+                   backend=backend, scheduler=scheduler, run_dir=run_dir)
 
         def run_trial(trial) -> None:
-            x = x0.copy()
-            for p in space:
+            x = job.x0.copy()
+            for p in job.space:
                 x[p.index] = float(trial.params[p.name])
             t0 = time.perf_counter()
             m, s = _evaluate_one(x, ctx)
@@ -704,49 +765,101 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
             trial.set_user_attr("eval_s", time.perf_counter() - t0)
             study.tell(trial, float(m))
 
-        complete = optuna.trial.TrialState.COMPLETE
-        ts = optuna.trial.TrialState
-        played_states = (ts.COMPLETE, ts.FAIL, ts.RUNNING, ts.PRUNED)
-        resumed = sum(t.state == complete for t in study.trials)
-        # a trial cut short by a kill: finish it with its stored parameters
-        for ft in study.get_trials(deepcopy=False,
-                                   states=(optuna.trial.TrialState.RUNNING,)):
-            stale = optuna.trial.Trial(study, ft._trial_id)
-            if set(ft.params) == set(dists):
-                run_trial(stale)
-            else:
-                study.tell(stale, state=optuna.trial.TrialState.FAIL)
-        done = sum(t.state == complete for t in study.trials)
-        from tqdm.auto import tqdm
-
-        with tqdm(total=n_trials, initial=min(done, n_trials), unit="trial",
-                  desc=f"tuning {name}", disable=not progress, dynamic_ncols=True) as bar:
-            while done < n_trials:
-                number = len(study.get_trials(deepcopy=False, states=played_states))
-                study.sampler = _make_sampler(sampler, _trial_seed(seed, number), space)
-                trial = study.ask(dists)
-                if "role" not in trial.user_attrs:
-                    trial.set_user_attr("role", "sampled")
-                run_trial(trial)
-                done += 1
-                bar.update(1)
-                bar.set_postfix(best=f"{study.best_value:.4f}")
+        resumed = _finish_killed_trial(study, dists, run_trial)
+        _play_trials(study, job, dists, run_trial, progress)
         shutil.rmtree(run_dir, ignore_errors=True)
         trials = [t for t in study.trials if t.state == complete]
-        result = _finish(ad, study, trials, space, x0, settings, key, name, out, resumed)
+        result = _finish(job.ad, study, trials, job.space, job.x0, job.settings, job.key,
+                         job.name, job.out, resumed)
     result.n_trials = len(trials)
-    if validate_deals:
-        _validate(result, ad, agent, field_refs, validate_deals, seed, options, n_jobs,
-                  batch_size, backend, scheduler, out, agents_root, progress)
-        agent_json = read_json(out / AGENT_FILE)
-        agent_json["validation"] = result.gain
-        write_json(out / AGENT_FILE, agent_json)
+    return result
+
+
+def _open_study(job: _TuneJob, overwrite: bool):
+    """The optuna study of ``job.out/study.journal`` (created, or loaded to resume; with
+    ``overwrite`` the folder's results are deleted first). A new study records the settings
+    and queues the start vector as its first trial. Raises a one-line ``ValueError`` for a
+    journal without boardlab settings or with other settings."""
+    import optuna
+
+    study_path = job.out / STUDY_FILE
+    if overwrite:
+        for p in (study_path, job.out / "meta.json", *(job.out / n for n in OUTPUTS)):
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
+        shutil.rmtree(job.out / TRIAL_RUN_DIR, ignore_errors=True)
+    study = optuna.create_study(storage=_storage(study_path), study_name="tune",
+                                direction="maximize", load_if_exists=True)
+    stored = study.user_attrs.get("settings")
+    if stored is None and study.trials:
+        raise ValueError(f"{study_path} holds a study without boardlab settings: choose "
+                         f"another --out, or --force to start over")
+    settings = json.loads(json.dumps(job.settings))
+    if stored is None:
+        study.set_user_attr("settings", job.settings)
+        study.set_user_attr("study_key", job.key)
+        study.enqueue_trial({p.name: (int(p.start) if p.integer else p.start)
+                             for p in job.space}, user_attrs={"role": "start"})
+    elif stored != settings:
+        raise ValueError(f"{job.out} holds a study with other settings ("
+                         f"{_settings_diff(stored, settings)}): use another --out or --name, "
+                         f"or --force to start over")
+    return study
+
+
+def _finish_killed_trial(study, dists: dict, run_trial) -> int:
+    """Finish a trial a kill cut short (state RUNNING) with its stored parameters, or mark it
+    failed when it had not drawn them all. Returns the complete trials found before (the
+    study's resumed trials)."""
+    import optuna
+
+    resumed = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
+    for ft in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+        stale = optuna.trial.Trial(study, ft._trial_id)
+        if set(ft.params) == set(dists):
+            run_trial(stale)
+        else:
+            study.tell(stale, state=optuna.trial.TrialState.FAIL)
+    return resumed
+
+
+def _play_trials(study, job: _TuneJob, dists: dict, run_trial, progress: bool) -> None:
+    """Ask and play trials until ``job.n_trials`` are complete (a progress bar over them);
+    trial ``n``'s sampler is seeded with ``hash(seed, n)``, so a resumed study draws what an
+    uninterrupted one would."""
+    import optuna
+    from tqdm.auto import tqdm
+
+    ts = optuna.trial.TrialState
+    played_states = (ts.COMPLETE, ts.FAIL, ts.RUNNING, ts.PRUNED)
+    done = sum(t.state == ts.COMPLETE for t in study.trials)
+    with tqdm(total=job.n_trials, initial=min(done, job.n_trials), unit="trial",
+              desc=f"tuning {job.name}", disable=not progress, dynamic_ncols=True) as bar:
+        while done < job.n_trials:
+            number = len(study.get_trials(deepcopy=False, states=played_states))
+            study.sampler = _make_sampler(job.sampler, _trial_seed(job.seed, number), job.space)
+            trial = study.ask(dists)
+            if "role" not in trial.user_attrs:
+                trial.set_user_attr("role", "sampled")
+            run_trial(trial)
+            done += 1
+            bar.update(1)
+            bar.set_postfix(best=f"{study.best_value:.4f}")
+
+
+def _save_or_explain(result: TuneResult, job: _TuneJob, overwrite: bool,
+                     save_anyway: bool) -> None:
+    """Save the tuned agent in the store when its gain on fresh deals is significant (or with
+    ``save_anyway``); otherwise set ``result.save_note`` to why not."""
     g = result.gain
     if g is not None and g["verdict"] == "better":
-        _install(result, ad, agent_path, key, out, overwrite,
+        _install(result, job.ad, job.agent_path, job.key, job.out, overwrite,
                  f"gain on {g['deals']} fresh deals significant (p = {_p_of(g):.3g})")
     elif save_anyway:
-        _install(result, ad, agent_path, key, out, overwrite, "saved with --save-anyway")
+        _install(result, job.ad, job.agent_path, job.key, job.out, overwrite,
+                 "saved with --save-anyway")
     elif g is None:
         result.save_note = ("not saved: no check on fresh deals (--validate 0); add "
                             "--save-anyway to save it")
@@ -754,9 +867,6 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
         result.save_note = (f"not saved: gain on {g['deals']} fresh deals {g['win_diff']:+.4f}"
                             f", p = {_p_of(g):.3g} ({g['verdict']}); add --save-anyway to "
                             f"save it")
-    result.wall_time_s = time.perf_counter() - t_start
-    _write_meta(result, claim_settings, key, sampler, n_trials, validate_deals, out)
-    return result
 
 
 def _p_of(gain: dict) -> float:
@@ -828,15 +938,8 @@ def _install(res: TuneResult, ad, agent_path: Path, key: str, out: Path, overwri
     """Copy the study's agent (``out/agent.json``, or the result's best vector) to the store
     as ``agent_path``. Raises ``ValueError`` if an agent of another study is there and not
     ``overwrite``."""
-    if agent_path.exists() and not overwrite:
-        try:
-            old = read_json(agent_path)
-        except ValueError:
-            old = {}
-        if old.get("study_key") != key and old.get("study_dir") not in (str(out),
-                                                                         str(out.resolve())):
-            raise ValueError(f"{agent_path} holds agent {res.name!r} from another tuning run: "
-                             f"choose another --name, or --force to replace it")
+    if not overwrite:
+        _check_agent_file(agent_path, res.name, key, out)
     src = out / AGENT_FILE
     data = read_json(src) if src.is_file() else _agent_data(ad, res, {}, key, out)
     data["study_dir"] = str(out.resolve())

@@ -15,16 +15,11 @@ from agents.loop import play_batch  # noqa: E402
 from engines.protocol import GAME_NAMES, core_of, game_class, new_game  # noqa: E402
 from experiments.interop import openspiel_game as O  # noqa: E402
 from experiments.interop.bots import PolicyBot, policy_bots  # noqa: E402
+from tests.players import three_players  # noqa: E402
 
 # (game, players) pairs: every game, at its smallest and at another player count
 CASES = [("river_rats", 1), ("river_rats", 3), ("lure", 2), ("lure", 4), ("rats", 2),
          ("rats", 5), ("recurring", 3), ("recurring", 5)]
-
-
-def _three(game):
-    """Three players where the game allows, else the nearest count it allows."""
-    C = core_of(game)
-    return min(max(3, C.MIN_PLAYERS), C.MAX_PLAYERS)
 
 
 def _config(game, n):
@@ -79,7 +74,7 @@ def test_chance_nodes_pick_the_seed_and_history_replays(game):
     whose outcome is the deal, giving GameState.from_deal); the history replays the state
     exactly, and the serialized state (from the middle of the game) round-trips."""
     rng = np.random.default_rng(5)
-    n = _three(game)
+    n = three_players(game)
     osg = O.load_game(game, n)
     st = osg.new_initial_state()
     deals = osg.deals
@@ -148,7 +143,7 @@ def test_fixed_seed_parameter_skips_chance():
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_resample_from_infostate_keeps_the_information_state(game):
     rng = np.random.default_rng(1)
-    st = O.load_game(game, _three(game), seed=77).new_initial_state()
+    st = O.load_game(game, three_players(game), seed=77).new_initial_state()
     for _ in range(12):  # up to 12 actions, stopping before the end of a short game
         legal = st.legal_actions()
         nxt = st.clone()
@@ -216,7 +211,7 @@ def test_python_fast_paths_equal_the_cpp_accessors(game):
     """The Python accessors (compiled kernels, preallocated buffers) give what OpenSpiel's C++
     accessors give through _legal_actions and the observers."""
     rng = np.random.default_rng(2)
-    st = O.load_game(game, _three(game)).new_initial_state()
+    st = O.load_game(game, three_players(game)).new_initial_state()
     S = pyspiel.State
     for _ in range(40):
         if st.is_terminal():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.lure import core as K
+from engines.lure import core as C
 from engines.lure.config import LURE_KINDS, LureConfig
 from engines.lure.decks import deck_from_rows
 from engines.lure.game import LureState
@@ -23,17 +23,17 @@ def give(game: LureState, p: int, kind: str, n: int = 1) -> None:
     """Move ``n`` tokens of ``kind`` from the bag to player ``p`` (tokens stay conserved)."""
     k = LURE_KINDS.index(kind)
     s = game.state
-    assert s[K.H_BAG + k] >= n
-    s[K.H_BAG + k] -= n
-    s[K.H_BAGN] -= n
-    b = K.PB + p * K.PSTRIDE
-    s[b + K.P_HELD + k] += n
-    s[b + K.P_NHELD] += n
+    assert s[C.H_BAG + k] >= n
+    s[C.H_BAG + k] -= n
+    s[C.H_BAGN] -= n
+    b = C.PB + p * C.PSTRIDE
+    s[b + C.P_HELD + k] += n
+    s[b + C.P_NHELD] += n
 
 
 def field(game: LureState, p: int, off: int) -> int:
     """A player-block field."""
-    return int(game.state[K.PB + p * K.PSTRIDE + off])
+    return int(game.state[C.PB + p * C.PSTRIDE + off])
 
 
 def plain_deck(n, cn=0, req="", pts=1, prefix="F"):
@@ -45,28 +45,28 @@ def set_table(game: LureState, ids) -> None:
     on the table go back to the bottom of the draw pile)."""
     s = game.state
     want = [game.deck.index(i) for i in ids]
-    old = [int(c) for c in s[K.TABLE:K.TABLE + s[K.H_NTABLE]]]
-    pos, n = int(s[K.H_DRAWPOS]), int(s[K.H_NDRAW])
-    pile = [int(c) for c in s[K.DRAW + pos:K.DRAW + pos + n] if int(c) not in want]
+    old = [int(c) for c in s[C.TABLE:C.TABLE + s[C.H_NTABLE]]]
+    pos, n = int(s[C.H_DRAWPOS]), int(s[C.H_NDRAW])
+    pile = [int(c) for c in s[C.DRAW + pos:C.DRAW + pos + n] if int(c) not in want]
     pile += [c for c in old if c not in want]
     for i, c in enumerate(pile):
-        s[K.DRAW + pos + i] = c
-        s[K.LOC + c] = K.LOC_DECK
-    s[K.H_NDRAW] = len(pile)
-    s[K.H_FINAL] = int(len(pile) == 0)
+        s[C.DRAW + pos + i] = c
+        s[C.LOC + c] = C.LOC_DECK
+    s[C.H_NDRAW] = len(pile)
+    s[C.H_FINAL] = int(len(pile) == 0)
     for i, c in enumerate(want):
-        s[K.TABLE + i] = c
-        s[K.LOC + c] = K.LOC_TABLE
-    s[K.H_NTABLE] = len(want)
+        s[C.TABLE + i] = c
+        s[C.LOC + c] = C.LOC_TABLE
+    s[C.H_NTABLE] = len(want)
 
 
 def tokens_total(game: LureState) -> int:
     """Lure tokens in bag + discard + held + cast + kept (conserved: the mix)."""
     import numpy as np
 
-    inv = np.zeros(K.INVENTORY_SIZE, np.int64)
-    K.inventory(game.state, inv)
-    return int(inv[K.MAXC:].sum())
+    inv = np.zeros(C.INVENTORY_SIZE, np.int64)
+    C.inventory(game.state, inv)
+    return int(inv[C.MAXC:].sum())
 
 
 def cast_all(game: LureState, *moves: str) -> None:

@@ -10,7 +10,7 @@ from agents import lure as A
 from agents.loop import play_batch
 from agents.policy import Agent, names, params_width, resolve
 from engines import dice
-from engines.lure import LureState, core as K
+from engines.lure import LureState, core as C
 from engines.lure.config import LureConfig
 from experiments.stats import wilson_interval
 
@@ -24,7 +24,7 @@ def _first_cast(g: LureState, name: str, params=None) -> str:
     agent = Agent("lure", name, params)
     while h.current_player() == p and h.phase == "cast":
         h.apply_action(agent(h))
-    return h._cast_text(h.state, K.PB + p * K.PSTRIDE)
+    return h._cast_text(h.state, C.PB + p * C.PSTRIDE)
 
 
 def test_registry_params_and_resolve():
@@ -32,7 +32,7 @@ def test_registry_params_and_resolve():
     assert names("lure")[:5] == [s.name for s in A.SPECS]
     kinds, rows, _ = resolve("lure", ["random", "greedy", "bold"], 3)
     assert kinds[:3].tolist() == [A.KIND_RANDOM, A.KIND_HEURISTIC, A.KIND_HEURISTIC]
-    assert rows.shape == (K.MAX_PLAYERS, params_width("lure"))
+    assert rows.shape == (C.MAX_PLAYERS, params_width("lure"))
     assert rows.shape[1] >= A.PARAMS_WIDTH
     w = A.PARAMS_WIDTH
     assert rows[1, :w].tolist() == list(A.GREEDY_PARAMS)
@@ -79,12 +79,12 @@ def test_greedy_uses_exact_odds_and_its_place_in_turn_order():
     table = A.make_aux(g.config).reshape(len(g.deck), 6, 8, dice.N_PLANS)
     assert table[0, 0, 3, dice.PLAN_NONE] == pytest.approx(239 / 240)
     # once the opponent is known to cast 5 dice, 3 dice are safe: a sure catch
-    g.state[K.PB + K.PSTRIDE + K.P_LAST_NDICE] = 5
+    g.state[C.PB + C.PSTRIDE + C.P_LAST_NDICE] = 5
     h = g.clone()
     agent = Agent("lure", "greedy")
     n6 = agent(h)
     h.apply_action(n6)
-    spec = agent(h) - K.A_SPECIAL
+    spec = agent(h) - C.A_SPECIAL
     assert table[0, n6, spec, dice.PLAN_NONE] == pytest.approx(1.0)
 
 
@@ -99,16 +99,16 @@ def test_the_cast_plan_is_kept_in_the_seat_memory_keyed_by_round():
     plan = int(mem[A.M_CAST_PLAN])
     mem[A.M_CAST_PLAN] = (plan & ~0x3F) | 4 | (1 << 3)  # 4d6 and the d12, boosts kept
     g.apply_action(a)
-    assert agent(g) == K.A_SPECIAL + 1
-    g.apply_action(K.A_SPECIAL + 1)
+    assert agent(g) == C.A_SPECIAL + 1
+    g.apply_action(C.A_SPECIAL + 1)
     boosts = (plan >> (6 + 5 * 7)) & 31
     for _ in range(boosts):
-        assert agent(g) == K.A_LURE + 7
-        g.apply_action(K.A_LURE + 7)
-    assert agent(g) == K.A_FINISH
+        assert agent(g) == C.A_LURE + 7
+        g.apply_action(C.A_LURE + 7)
+    assert agent(g) == C.A_FINISH
     # a stale plan (another round) is recomputed
     mem[A.M_CAST_KEY] = 0
-    g.apply_action(K.A_FINISH)
+    g.apply_action(C.A_FINISH)
     g.apply_action(agent(g))  # seat 1 plans its own cast in its own memory
     assert g.seat_memory[1][A.M_CAST_KEY] == g.round
 
@@ -127,7 +127,7 @@ def test_greedy_adjust_finds_the_catch_step_by_step():
     while g.current_player() == 0 and g.phase == "adjust":
         acts.append(agent(g))
         g.apply_action(acts[-1])
-    want = [K.A_ADJUST] * (6 - raw) + ([K.A_STOP] if raw == 5 else [])
+    want = [C.A_ADJUST] * (6 - raw) + ([C.A_STOP] if raw == 5 else [])
     assert acts == want
     assert g.seat_memory[0][A.M_ADJ_KEY] == 1 and len(g.caught(0)) == 2
 
@@ -138,7 +138,7 @@ def test_greedy_uses_every_adjust_when_it_must():
         give(g, 0, "adjust", 3)
         g.play_move("cast 1d6 lures adjust*3")
         g.play_move("cast nothing")
-        raw = int(g.state[K.PB + K.P_RAW])
+        raw = int(g.state[C.PB + C.P_RAW])
         if raw == 5:
             break
     agent = Agent("lure", "greedy")
@@ -146,7 +146,7 @@ def test_greedy_uses_every_adjust_when_it_must():
     while g.phase == "adjust":
         g.apply_action(agent(g))
         n += 1
-    assert n == 3 and int(g.state[K.PB + K.P_LAST_DICE]) == 6 and len(g.caught(0)) == 2
+    assert n == 3 and int(g.state[C.PB + C.P_LAST_DICE]) == 6 and len(g.caught(0)) == 2
 
 
 def test_heuristic_costs_change_decisions():
@@ -174,7 +174,7 @@ def test_leaf_value_is_relative_and_search_agents_play_fair():
 
     cfg = LureConfig(n_players=3)
     end = play_stepwise(cfg, "greedy", 4)
-    out = np.zeros(K.MAX_PLAYERS)
+    out = np.zeros(C.MAX_PLAYERS)
     A.leaf_value(end.state, A.LEAF_VALUE_DEFAULT, out)
     assert abs(out.sum()) < 1e-9 and (out[3:] == 0).all()
     assert int(np.argmax(out)) == int(np.argmax(end.returns()))

@@ -12,7 +12,7 @@ import pytest
 from agents.loop import run_games
 from engines.protocol import chance
 from engines.lure import LureConfig
-from engines.lure import core as K
+from engines.lure import core as C
 from engines.lure.decks import default_deck
 from engines.lure.game import card_outcomes
 from experiments import cli
@@ -69,7 +69,7 @@ def test_batch_sums_match_the_games():
     sums = play_balance_batch(cell, 80, ss)
     cfg = LureConfig(n_players=3, deep_waters=True)
     ret, out = run_games(cfg, cell["agents"], chance.game_seeds(chance.batch_word(ss), 80))
-    f = {k: i for i, k in enumerate(K.OUTCOME_FIELDS)}
+    f = {k: i for i, k in enumerate(C.OUTCOME_FIELDS)}
     co = card_outcomes(out[:, f["card_0"]:], len(deck))
     who = co["catch_player"]
     assert sums["games"] == 80

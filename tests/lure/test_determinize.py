@@ -15,7 +15,7 @@ from scipy.stats import chisquare
 from agents import lure as A
 from agents.policy import Agent, params_width, specs
 from engines.protocol import chance
-from engines.lure import LureState, core as K
+from engines.lure import LureState, core as C
 from engines.lure.config import LureConfig
 
 from .helpers import give, make, plain_deck
@@ -48,26 +48,26 @@ def _states(every=3, games=2):
 
 
 def _det(s, p, seed):
-    out = np.empty(K.STATE_SIZE, np.int64)
-    K.determinize(s, p, np.int64(seed), out)
+    out = np.empty(C.STATE_SIZE, np.int64)
+    C.determinize(s, p, np.int64(seed), out)
     return out
 
 
 def _info(s, p):
-    out = np.empty(K.INFO_SIZE, np.int64)
-    K.information_state(s, p, out)
+    out = np.empty(C.INFO_SIZE, np.int64)
+    C.information_state(s, p, out)
     return out
 
 
 def _inv(s):
-    out = np.zeros(K.INVENTORY_SIZE, np.int64)
-    K.inventory(s, out)
+    out = np.zeros(C.INVENTORY_SIZE, np.int64)
+    C.inventory(s, out)
     return out
 
 
 def _legal(s):
-    buf = np.empty(K.MAX_LEGAL, np.int64)
-    return buf[:K.legal_actions(s, buf)].tolist()
+    buf = np.empty(C.MAX_LEGAL, np.int64)
+    return buf[:C.legal_actions(s, buf)].tolist()
 
 
 def test_determinize_keeps_items_information_and_legal_actions():
@@ -80,10 +80,10 @@ def test_determinize_keeps_items_information_and_legal_actions():
         assert np.array_equal(_info(d, p), _info(s, p))
         if p == g.current_player():
             assert _legal(d) == _legal(s)
-        assert K.current_player(d) == K.current_player(s)
-        assert K.progress(d, 0) == K.progress(s, 0) and K.progress(d, 1) == K.progress(s, 1)
+        assert C.current_player(d) == C.current_player(s)
+        assert C.progress(d, 0) == C.progress(s, 0) and C.progress(d, 1) == C.progress(s, 1)
         assert np.array_equal(_det(d, p, 99), _det(s, p, 99))
-        assert d[K.H_RNG] == chance.mix(np.int64(7 + k) ^ np.int64(K.RNG_SALT))
+        assert d[C.H_RNG] == chance.mix(np.int64(7 + k) ^ np.int64(C.RNG_SALT))
 
 
 def test_determinized_games_play_to_the_end():
@@ -107,21 +107,21 @@ def _permute_hidden(g: LureState, p: int, rng: np.random.Generator) -> np.ndarra
     Waters removals), the bag and the other players' tokens exchanged, the chance word and the
     decision counter changed."""
     s = g.state.copy()
-    pos, nd = int(s[K.H_DRAWPOS]), int(s[K.H_NDRAW])
-    pool = [int(s[K.DRAW + pos + i]) for i in range(nd)]
-    if s[K.H_DEEP]:
-        pool += [c for c in range(len(g.deck)) if s[K.LOC + c] == K.LOC_OUT]
+    pos, nd = int(s[C.H_DRAWPOS]), int(s[C.H_NDRAW])
+    pool = [int(s[C.DRAW + pos + i]) for i in range(nd)]
+    if s[C.H_DEEP]:
+        pool += [c for c in range(len(g.deck)) if s[C.LOC + c] == C.LOC_OUT]
     pool = [pool[i] for i in rng.permutation(len(pool))]
     for i, c in enumerate(pool):
         if i < nd:
-            s[K.DRAW + pos + i] = c
-            s[K.LOC + c] = K.LOC_DECK
+            s[C.DRAW + pos + i] = c
+            s[C.LOC + c] = C.LOC_DECK
         else:
-            s[K.LOC + c] = K.LOC_OUT
+            s[C.LOC + c] = C.LOC_OUT
     # exchange tokens between the bag and others' holdings (kinds only, counts kept)
     others = [q for q in range(g.n_players) if q != p]
-    if s[K.H_PHASE] != K.PH_CAST:
-        holders = [K.H_BAG] + [K.PB + q * K.PSTRIDE + K.P_HELD for q in others]
+    if s[C.H_PHASE] != C.PH_CAST:
+        holders = [C.H_BAG] + [C.PB + q * C.PSTRIDE + C.P_HELD for q in others]
         sizes = [int(s[h:h + 8].sum()) for h in holders]
         tokens = [k for h in holders for k in range(8) for _ in range(int(s[h + k]))]
         tokens = [tokens[i] for i in rng.permutation(len(tokens))]
@@ -131,8 +131,8 @@ def _permute_hidden(g: LureState, p: int, rng: np.random.Generator) -> np.ndarra
             for k in tokens[j:j + n]:
                 s[h + k] += 1
             j += n
-    s[K.H_RNG] = rng.integers(-2**62, 2**62)
-    s[K.H_STEP] += 3
+    s[C.H_RNG] = rng.integers(-2**62, 2**62)
+    s[C.H_STEP] += 3
     return s
 
 
@@ -152,17 +152,17 @@ def test_a_secret_cast_in_progress_starts_again_and_finished_ones_are_redrawn():
     give(g, 1, "boost")
     g.play_move("cast 4d6 d12 lures adjust x3")
     g.apply_action(2)  # P1: 2d6, then still choosing
-    g.apply_action(K.A_SPECIAL)
+    g.apply_action(C.A_SPECIAL)
     d = g.determinize(2, 5)
-    b0, b1 = K.PB, K.PB + K.PSTRIDE
-    assert d.current_player() == 1 and d.state[b1 + K.P_CSTEP] == K.CS_D6
-    assert d.state[b1 + K.P_NHELD] == 1 and d.state[b1 + K.P_CAST:b1 + K.P_CAST + 8].sum() == 0
+    b0, b1 = C.PB, C.PB + C.PSTRIDE
+    assert d.current_player() == 1 and d.state[b1 + C.P_CSTEP] == C.CS_D6
+    assert d.state[b1 + C.P_NHELD] == 1 and d.state[b1 + C.P_CAST:b1 + C.P_CAST + 8].sum() == 0
     assert d.legal_actions() == list(range(6))
-    assert d.state[b0 + K.P_CAST_DONE] == 1
-    assert d.state[b0 + K.P_NHELD] + d.state[b0 + K.P_CAST:b0 + K.P_CAST + 8].sum() == 3
+    assert d.state[b0 + C.P_CAST_DONE] == 1
+    assert d.state[b0 + C.P_NHELD] + d.state[b0 + C.P_CAST:b0 + C.P_CAST + 8].sum() == 3
     # seat 1 itself keeps its partial cast
     own = g.determinize(1, 5)
-    assert own.state[b1 + K.P_CSTEP] == K.CS_LURES and own.legal_actions() == g.legal_actions()
+    assert own.state[b1 + C.P_CSTEP] == C.CS_LURES and own.legal_actions() == g.legal_actions()
 
 
 def _chi2_ok(counts: Counter, support, n):
@@ -173,19 +173,19 @@ def _chi2_ok(counts: Counter, support, n):
 
 def test_unrevealed_fish_are_placed_uniformly():
     g = LureState(LureConfig(n_players=4, deep_waters=True), 4)
-    pool = sorted(int(c) for c in range(45) if g.state[K.LOC + c] in (K.LOC_DECK, K.LOC_OUT))
+    pool = sorted(int(c) for c in range(45) if g.state[C.LOC + c] in (C.LOC_DECK, C.LOC_OUT))
     n = 6000
     top = Counter()
     inplay = Counter()
-    pos = int(g.state[K.H_DRAWPOS])
+    pos = int(g.state[C.H_DRAWPOS])
     for k in range(n):
         d = _det(g.state, 1, k)
-        top[int(d[K.DRAW + pos])] += 1
-        inplay.update(int(c) for c in pool if d[K.LOC + c] == K.LOC_DECK)
+        top[int(d[C.DRAW + pos])] += 1
+        inplay.update(int(c) for c in pool if d[C.LOC + c] == C.LOC_DECK)
     assert _chi2_ok(top, pool, n)
     # every unrevealed card is in the pile (not removed) with the same chance
     share = np.array([inplay[c] for c in pool]) / n
-    assert abs(share.mean() - g.state[K.H_NDRAW] / len(pool)) < 1e-9
+    assert abs(share.mean() - g.state[C.H_NDRAW] / len(pool)) < 1e-9
     assert chisquare(np.array([inplay[c] for c in pool], float)).pvalue > 1e-4
 
 
@@ -201,8 +201,8 @@ def test_unknown_tokens_are_dealt_uniformly():
     kinds = Counter()
     for k in range(n):
         d = _det(g.state, 0, k)
-        b1 = K.PB + K.PSTRIDE
-        held = d[b1 + K.P_HELD:b1 + K.P_HELD + 8] + d[b1 + K.P_CAST:b1 + K.P_CAST + 8]
+        b1 = C.PB + C.PSTRIDE
+        held = d[b1 + C.P_HELD:b1 + C.P_HELD + 8] + d[b1 + C.P_CAST:b1 + C.P_CAST + 8]
         (kind,) = np.flatnonzero(held)
         kinds[int(kind)] += 1
     mix = np.array(g.config.lure_mix, float)
@@ -219,12 +219,12 @@ def test_a_finished_secret_cast_is_redrawn_with_the_documented_distribution():
     n6, spec, x3 = Counter(), Counter(), Counter()
     for k in range(n):
         d = _det(g.state, 1, k)
-        n6[int(d[K.PB + K.P_N6])] += 1
-        spec[int(d[K.PB + K.P_SPEC])] += 1
-        held = d[K.PB + K.P_HELD:K.PB + K.P_HELD + 8] + d[K.PB + K.P_CAST:K.PB + K.P_CAST + 8]
+        n6[int(d[C.PB + C.P_N6])] += 1
+        spec[int(d[C.PB + C.P_SPEC])] += 1
+        held = d[C.PB + C.P_HELD:C.PB + C.P_HELD + 8] + d[C.PB + C.P_CAST:C.PB + C.P_CAST + 8]
         assert held.sum() == 2
         for k in np.flatnonzero(held):
-            x3[(int(held[k]), int(d[K.PB + K.P_CAST + k]))] += 1
+            x3[(int(held[k]), int(d[C.PB + C.P_CAST + k]))] += 1
     assert _chi2_ok(n6, range(6), n) and _chi2_ok(spec, range(4), n)
     # each kind: a count uniform in 0..tokens of that kind dealt to the player
     for h in (1, 2):
@@ -243,7 +243,7 @@ def test_finished_secret_adjusts_are_redrawn_uniformly_among_reachable_dice():
             give(g, 1, "adjust", 1)
             g.play_move("cast 2d6 lures adjust*2")
             g.play_move("cast 2d6 lures adjust")
-            raw = [int(g.state[K.PB + K.P_RAW + t]) for t in range(2)]
+            raw = [int(g.state[C.PB + C.P_RAW + t]) for t in range(2)]
             if g.phase == "adjust" and 2 <= raw[0] <= 4 and 2 <= raw[1] <= 5:
                 break
         else:
@@ -260,8 +260,8 @@ def test_finished_secret_adjusts_are_redrawn_uniformly_among_reachable_dice():
         seen = Counter()
         for k in range(n):
             d = _det(g.state, 1, k)
-            seen[(int(d[K.PB + K.P_DICE]), int(d[K.PB + K.P_DICE + 1]))] += 1
-            assert d[K.PB + K.P_RAW] == raw[0] and d[K.PB + K.P_ADJ_LEFT] == 0
+            seen[(int(d[C.PB + C.P_DICE]), int(d[C.PB + C.P_DICE + 1]))] += 1
+            assert d[C.PB + C.P_RAW] == raw[0] and d[C.PB + C.P_ADJ_LEFT] == 0
         assert _chi2_ok(seen, sorted(reach), n), (unused, raw, seen)
 
 

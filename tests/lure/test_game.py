@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent
 from engines.protocol import chance
-from engines.lure import LureState, core as K, new_game, replay
+from engines.lure import LureState, core as C, new_game, replay
 from engines.lure.config import LureConfig
 from engines.lure.game import ACTION_TEXTS, card_outcomes
 from engines.protocol import game_class
@@ -61,13 +61,13 @@ def test_card_columns_decode_to_each_cards_fate():
     for g in range(5):
         game = play_stepwise(cfg, ["greedy", "random", "heuristic", "bold"], int(df.seed[g]))
         for c in range(len(cfg.deck)):
-            loc = int(game.state[K.LOC + c])
-            want = -2 if loc == K.LOC_OUT else (loc - K.LOC_CAUGHT if loc >= K.LOC_CAUGHT else -1)
+            loc = int(game.state[C.LOC + c])
+            want = -2 if loc == C.LOC_OUT else (loc - C.LOC_CAUGHT if loc >= C.LOC_CAUGHT else -1)
             assert fate["catch_player"][g, c] == want
             if want >= 0:
-                assert fate["catch_round"][g, c] == game.state[K.CROUND + c]
-                assert fate["catch_group"][g, c] == game.state[K.CGROUP + c]
-            assert fate["reveal_round"][g, c] == game.state[K.CREVEAL + c]
+                assert fate["catch_round"][g, c] == game.state[C.CROUND + c]
+                assert fate["catch_group"][g, c] == game.state[C.CGROUP + c]
+            assert fate["reveal_round"][g, c] == game.state[C.CREVEAL + c]
         assert (fate["catch_player"][g] >= 0).sum() == sum(df.iloc[g][f"fish_{p}"]
                                                          for p in range(4))
 
@@ -100,30 +100,30 @@ def test_record_replays_and_rejects_tampering(tmp_path):
 def _check_invariants(game: LureState, inv0: np.ndarray):
     s = game.state
     n = len(game.deck)
-    loc = s[K.LOC:K.LOC + n]
-    pile = s[K.DRAW + s[K.H_DRAWPOS]:K.DRAW + s[K.H_DRAWPOS] + s[K.H_NDRAW]]
-    table = s[K.TABLE:K.TABLE + s[K.H_NTABLE]]
-    assert sorted(pile.tolist()) == np.flatnonzero(loc == K.LOC_DECK).tolist()
-    assert sorted(table.tolist()) == np.flatnonzero(loc == K.LOC_TABLE).tolist()
-    assert (loc != K.LOC_OUT).sum() == s[K.H_NINPLAY]
-    inv = np.zeros(K.INVENTORY_SIZE, np.int64)
-    K.inventory(s, inv)
+    loc = s[C.LOC:C.LOC + n]
+    pile = s[C.DRAW + s[C.H_DRAWPOS]:C.DRAW + s[C.H_DRAWPOS] + s[C.H_NDRAW]]
+    table = s[C.TABLE:C.TABLE + s[C.H_NTABLE]]
+    assert sorted(pile.tolist()) == np.flatnonzero(loc == C.LOC_DECK).tolist()
+    assert sorted(table.tolist()) == np.flatnonzero(loc == C.LOC_TABLE).tolist()
+    assert (loc != C.LOC_OUT).sum() == s[C.H_NINPLAY]
+    inv = np.zeros(C.INVENTORY_SIZE, np.int64)
+    C.inventory(s, inv)
     assert np.array_equal(inv, inv0)
-    assert (inv[:n] == 1).all() and (inv[n:K.MAXC] == 0).all()
-    assert s[K.H_BAGN] == s[K.H_BAG:K.H_BAG + 8].sum() >= 0
-    assert s[K.H_DISCN] == s[K.H_DISC:K.H_DISC + 8].sum() >= 0
+    assert (inv[:n] == 1).all() and (inv[n:C.MAXC] == 0).all()
+    assert s[C.H_BAGN] == s[C.H_BAG:C.H_BAG + 8].sum() >= 0
+    assert s[C.H_DISCN] == s[C.H_DISC:C.H_DISC + 8].sum() >= 0
     for p in range(game.n_players):
-        b = K.PB + p * K.PSTRIDE
-        assert s[b + K.P_NHELD] == s[b + K.P_HELD:b + K.P_HELD + 8].sum()
-        assert (s[b + K.P_HELD:b + K.P_HELD + 8] >= 0).all()
+        b = C.PB + p * C.PSTRIDE
+        assert s[b + C.P_NHELD] == s[b + C.P_HELD:b + C.P_HELD + 8].sum()
+        assert (s[b + C.P_HELD:b + C.P_HELD + 8] >= 0).all()
         pts = sum(int(game.deck.points[game.deck.index(c)]) for c in game.caught(p))
-        assert s[b + K.P_POINTS] == pts and s[b + K.P_NFISH] == len(game.caught(p))
-        for t in range(K.NSLOT):
-            v = s[b + K.P_DICE + t]
-            assert v == -1 or 1 <= v <= K.SLOT_FACES[t]
+        assert s[b + C.P_POINTS] == pts and s[b + C.P_NFISH] == len(game.caught(p))
+        for t in range(C.NSLOT):
+            v = s[b + C.P_DICE + t]
+            assert v == -1 or 1 <= v <= C.SLOT_FACES[t]
     legal = game.legal_actions()
-    assert legal == sorted(set(legal)) and len(legal) <= K.MAX_LEGAL
-    assert all(0 <= a < K.NUM_DISTINCT_ACTIONS for a in legal)
+    assert legal == sorted(set(legal)) and len(legal) <= C.MAX_LEGAL
+    assert all(0 <= a < C.NUM_DISTINCT_ACTIONS for a in legal)
     assert (len(legal) == 0) == game.is_terminal()
 
 
@@ -138,35 +138,35 @@ def test_invariants_under_random_play(n, deep, seed, start, unused):
     cfg = LureConfig(n_players=n, deep_waters=deep, starting_lures=start,
                      adjust_may_be_unused=unused)
     game = LureState(cfg, seed)
-    inv0 = np.zeros(K.INVENTORY_SIZE, np.int64)
-    K.inventory(game.state, inv0)
-    assert inv0[K.MAXC:].tolist() == list(cfg.lure_mix)
+    inv0 = np.zeros(C.INVENTORY_SIZE, np.int64)
+    C.inventory(game.state, inv0)
+    assert inv0[C.MAXC:].tolist() == list(cfg.lure_mix)
     agent = Agent("lure", "random")
     last = (0, 1)
     _check_invariants(game, inv0)
     while not game.is_terminal():
         game.apply_action(agent(game))
         _check_invariants(game, inv0)
-        prog = (int(K.progress(game.state, 0)), int(K.progress(game.state, 1)))
+        prog = (int(C.progress(game.state, 0)), int(C.progress(game.state, 1)))
         assert prog >= last
         last = prog
     assert sum(game.returns()) == pytest.approx(1.0)
-    assert game.outcome()["decisions"] == len(game.history) <= K.MAX_GAME_LENGTH
-    assert game.fish_on_table() or game.state[K.H_NDRAW] == 0
+    assert game.outcome()["decisions"] == len(game.history) <= C.MAX_GAME_LENGTH
+    assert game.fish_on_table() or game.state[C.H_NDRAW] == 0
 
 
 def test_observation_hides_secrets():
     game = LureState(LureConfig(n_players=3, starting_lures=2), 1)
     o = game.observation_array(1)
-    assert o.shape == (K.OBS_SIZE,) and o[K.H_RNG] == 0 and o[K.H_STEP] == 0
-    assert (o[K.DRAW:K.DRAW + K.MAXC] == -1).all() and (o[K.H_BAG:K.H_BAG + 8] == -1).all()
-    assert (o[K.LOC:K.LOC + 45] != K.LOC_DECK).all()
-    b0 = K.PB
-    n0 = int(game.state[b0 + K.P_NHELD])
-    assert n0 >= 2 and (o[b0 + K.P_HELD:b0 + K.P_HELD + 8] == -1).all()
-    assert o[b0 + K.P_NHELD] == n0
-    b1 = K.PB + K.PSTRIDE
-    assert o[b1 + K.P_HELD:b1 + K.P_HELD + 8].sum() == game.state[b1 + K.P_NHELD] >= 2
+    assert o.shape == (C.OBS_SIZE,) and o[C.H_RNG] == 0 and o[C.H_STEP] == 0
+    assert (o[C.DRAW:C.DRAW + C.MAXC] == -1).all() and (o[C.H_BAG:C.H_BAG + 8] == -1).all()
+    assert (o[C.LOC:C.LOC + 45] != C.LOC_DECK).all()
+    b0 = C.PB
+    n0 = int(game.state[b0 + C.P_NHELD])
+    assert n0 >= 2 and (o[b0 + C.P_HELD:b0 + C.P_HELD + 8] == -1).all()
+    assert o[b0 + C.P_NHELD] == n0
+    b1 = C.PB + C.PSTRIDE
+    assert o[b1 + C.P_HELD:b1 + C.P_HELD + 8].sum() == game.state[b1 + C.P_NHELD] >= 2
     with pytest.raises(ValueError, match="bad player 3"):
         game.observation(3)
     with pytest.raises(ValueError, match="bad player"):
@@ -174,24 +174,24 @@ def test_observation_hides_secrets():
     text = game.table(1)
     assert "P0" in text and f"{n0} hidden" in text and "table:" in str(game)
     info = game.information_state(1)
-    assert info.shape == (K.INFO_SIZE,) and np.array_equal(info[:K.OBS_SIZE], o)
+    assert info.shape == (C.INFO_SIZE,) and np.array_equal(info[:C.OBS_SIZE], o)
     t = game.observation_tensor(1)
-    assert t.shape == (K.TENSOR_SIZE,) and t.dtype == np.float32 and np.isfinite(t).all()
+    assert t.shape == (C.TENSOR_SIZE,) and t.dtype == np.float32 and np.isfinite(t).all()
     assert t[1] == 1.0 and t[5] == 1.0  # seat 1 observes, seat 0 acts
 
 
 def test_observed_actions_of_others_are_hidden():
     game = LureState(LureConfig(n_players=3), 5)
     for p in range(3):
-        want = 2 if p == game.current_player() else K.HIDDEN_ACTION
-        assert K.observed_action(game.state, 2, p) == want
+        want = 2 if p == game.current_player() else C.HIDDEN_ACTION
+        assert C.observed_action(game.state, 2, p) == want
 
 
 def test_action_text_round_trip_short_forms_and_errors():
     game = LureState(LureConfig(n_players=2, starting_lures=3), 2)
     agent = Agent("lure", "random")
     seen = set()
-    while not game.is_terminal() and len(seen) < K.NUM_DISTINCT_ACTIONS:
+    while not game.is_terminal() and len(seen) < C.NUM_DISTINCT_ACTIONS:
         for a in game.legal_actions():
             assert game.string_to_action(game.action_to_string(a)) == a
             seen.add(a)
@@ -201,13 +201,13 @@ def test_action_text_round_trip_short_forms_and_errors():
     # text starting with 'cast' is a whole move, not one decision
     with pytest.raises(ValueError, match="no legal action 'cast 3d6'"):
         game.string_to_action("cast 3d6")
-    assert game.parse_move("cast 3d6") == [3, K.A_SPECIAL, K.A_FINISH]
+    assert game.parse_move("cast 3d6") == [3, C.A_SPECIAL, C.A_FINISH]
     game.apply_action(3)
-    assert game.string_to_action("d12 d20") == K.A_SPECIAL + 3
-    assert game.string_to_action("special d12+d20") == K.A_SPECIAL + 3
-    assert game.string_to_action("none") == K.A_SPECIAL
-    game.apply_action(K.A_SPECIAL)
-    assert game.string_to_action("finish") == K.A_FINISH
+    assert game.string_to_action("d12 d20") == C.A_SPECIAL + 3
+    assert game.string_to_action("special d12+d20") == C.A_SPECIAL + 3
+    assert game.string_to_action("none") == C.A_SPECIAL
+    game.apply_action(C.A_SPECIAL)
+    assert game.string_to_action("finish") == C.A_FINISH
     with pytest.raises(ValueError, match="no legal action 'x3'"):
         game.string_to_action("x3")  # no x3 token held
     with pytest.raises(ValueError, match="bad action text"):

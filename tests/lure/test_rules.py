@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from engines import dice
-from engines.lure import core as K
-from engines.lure.config import LureConfig
+from engines.lure import core as C
+from engines.lure.config import C_NCARDS, LureConfig
 from engines.lure.game import LureState
 
 from .helpers import card, cast_all, field, give, make, plain_deck, set_table, tokens_total
@@ -39,13 +39,13 @@ def test_splash_fish_plus_reveals_one_more():
 
 def test_splash_lure_icon_every_player_draws():
     g = make([card(f"L{i}", splash="lure") for i in range(10)], n=4)
-    assert [field(g, p, K.P_NHELD) for p in range(4)] == [3, 3, 3, 3]
+    assert [field(g, p, C.P_NHELD) for p in range(4)] == [3, 3, 3, 3]
     assert tokens_total(g) == 24
 
 
 def test_splash_emptying_the_deck_makes_the_final_round():
     g = make(plain_deck(3), n=4)
-    assert g.state[K.H_FINAL] == 1 and g.state[K.H_NDRAW] == 0
+    assert g.state[C.H_FINAL] == 1 and g.state[C.H_NDRAW] == 0
     cast_all(g, *["cast nothing"] * 4)
     assert g.is_terminal() and g.round == 1
 
@@ -75,10 +75,10 @@ def test_a_cast_is_d6_then_special_dice_then_lures_in_kind_order_then_finish():
     g.apply_action(21)
     assert g.legal_actions() == [22]
     g.apply_action(22)
-    assert g.current_player() == 1 and field(g, 0, K.P_CAST_DONE) == 1
-    assert [field(g, 0, K.P_CAST + k) for k in range(8)] == [0, 0, 0, 1, 0, 0, 0, 1]
-    assert field(g, 0, K.P_NHELD) == 2 and field(g, 0, K.P_N6) == 2
-    assert field(g, 0, K.P_SPEC) == 2
+    assert g.current_player() == 1 and field(g, 0, C.P_CAST_DONE) == 1
+    assert [field(g, 0, C.P_CAST + k) for k in range(8)] == [0, 0, 0, 1, 0, 0, 0, 1]
+    assert field(g, 0, C.P_NHELD) == 2 and field(g, 0, C.P_N6) == 2
+    assert field(g, 0, C.P_SPEC) == 2
     assert g.parse_move("cast 5d6 d12 d4") == [5, 6 + 5, 22]
 
 
@@ -128,8 +128,8 @@ def test_special_dice_rest_one_round_then_come_back():
     cast_all(g, "cast d20", "cast nothing")
     assert g.round == 3
     g.apply_action(0)
-    assert K.A_SPECIAL + 2 not in g.legal_actions()  # the d20 rests
-    assert g.legal_actions() == [K.A_SPECIAL, K.A_SPECIAL + 1]
+    assert C.A_SPECIAL + 2 not in g.legal_actions()  # the d20 rests
+    assert g.legal_actions() == [C.A_SPECIAL, C.A_SPECIAL + 1]
     g.play_move("d12")  # back after a round off
 
 
@@ -172,8 +172,8 @@ def test_simultaneous_equal_sums_leave_the_fish_and_both_draw():
     cast_all(g, "cast lures x3", "cast lures x3")
     assert g.caught(0) == g.caught(1) == []
     assert len(g.fish_on_table()) == 4
-    assert field(g, 0, K.P_NHELD) == 1 and field(g, 1, K.P_NHELD) == 1
-    assert g.state[K.H_DISC + 3] == 2
+    assert field(g, 0, C.P_NHELD) == 1 and field(g, 1, C.P_NHELD) == 1
+    assert g.state[C.H_DISC + 3] == 2
     assert tokens_total(g) == 24
 
 
@@ -182,7 +182,7 @@ def test_caught_nothing_draws_a_lure_even_with_no_fish_left():
     give(g, 0, "x1")
     cast_all(g, "cast lures x1", "cast 3d6")  # P1 acts after P0, who took every fish
     assert len(g.caught(0)) == 2
-    assert field(g, 1, K.P_NHELD) == 1 and field(g, 0, K.P_NHELD) == 0
+    assert field(g, 1, C.P_NHELD) == 1 and field(g, 0, C.P_NHELD) == 0
 
 
 def test_boosts_kept_and_scored_only_with_a_catch():
@@ -194,8 +194,8 @@ def test_boosts_kept_and_scored_only_with_a_catch():
     give(g, 1, "x3")
     give(g, 1, "boost")
     cast_all(g, "cast lures x2 boost*2", "cast lures x3 boost")
-    assert field(g, 0, K.P_KEPT) == 2 and field(g, 1, K.P_KEPT) == 0
-    assert g.state[K.H_DISC + 7] == 1
+    assert field(g, 0, C.P_KEPT) == 2 and field(g, 1, C.P_KEPT) == 0
+    assert g.state[C.H_DISC + 7] == 1
     cast_all(g, "cast nothing", "cast nothing")
     assert g.is_terminal()
     assert g.scores() == [2 + 2 * 2, 0]
@@ -215,7 +215,7 @@ def _adjust_game(seed, unused=True, want=(4, 5)):
         g = make(plain_deck(10, cn=0, req="has:6"), n=2, seed=sd, adjust_may_be_unused=unused)
         give(g, 0, "adjust", 2)
         cast_all(g, "cast 1d6 lures adjust*2", "cast nothing")
-        if field(g, 0, K.P_RAW) in want:
+        if field(g, 0, C.P_RAW) in want:
             return g
     raise AssertionError("no such roll")
 
@@ -225,9 +225,9 @@ def test_adjust_moves_a_die_within_its_faces_before_catching():
     applied before catching."""
     g = _adjust_game(0)
     assert g.phase == "adjust" and g.current_player() == 0
-    raw = field(g, 0, K.P_RAW)
-    assert g.legal_actions() == [K.A_ADJUST, K.A_ADJUST + 1, K.A_STOP]
-    assert field(g, 0, K.P_ADJ_LEFT) == 2
+    raw = field(g, 0, C.P_RAW)
+    assert g.legal_actions() == [C.A_ADJUST, C.A_ADJUST + 1, C.A_STOP]
+    assert field(g, 0, C.P_ADJ_LEFT) == 2
     before = g.state.copy()
     with pytest.raises(ValueError, match="3 adjust steps but only 2"):
         g.play_move("adjust d6#1-3")
@@ -235,29 +235,29 @@ def test_adjust_moves_a_die_within_its_faces_before_catching():
         g.play_move("adjust d12+1")
     assert np.array_equal(before, g.state)
     g.apply_action(g.string_to_action("d6#1+1"))
-    assert field(g, 0, K.P_ADJ_LEFT) == 1 and g.current_player() == 0
+    assert field(g, 0, C.P_ADJ_LEFT) == 1 and g.current_player() == 0
     if raw == 5:  # now at the highest face: +1 is no longer legal
-        assert g.legal_actions() == [K.A_ADJUST + 1, K.A_STOP]
+        assert g.legal_actions() == [C.A_ADJUST + 1, C.A_STOP]
         g.play_move("adjust none")
     else:
         g.play_move("adjust d6#1+1")
-    assert len(g.caught(0)) == 2 and field(g, 0, K.P_LAST_DICE) == 6
+    assert len(g.caught(0)) == 2 and field(g, 0, C.P_LAST_DICE) == 6
 
 
 def test_adjust_may_be_left_unused_decision():
     """[decision] adjust_may_be_unused: True allows 'stop' (39); False needs every adjust to
     move a die (opposite steps may cancel)."""
     g = _adjust_game(1, unused=True)
-    assert K.A_STOP in g.legal_actions()
+    assert C.A_STOP in g.legal_actions()
     g.play_move("adjust none")
     assert g.phase != "adjust"
     g = _adjust_game(1, unused=False)
-    assert K.A_STOP not in g.legal_actions()
+    assert C.A_STOP not in g.legal_actions()
     with pytest.raises(ValueError, match="every adjust must move"):
         g.play_move("adjust d6#1-1")
-    raw = field(g, 0, K.P_RAW)
+    raw = field(g, 0, C.P_RAW)
     acts = g.play_move("adjust none")  # +1 then -1 (or -1 then +1): two moves
-    assert len(acts) == 2 and field(g, 0, K.P_LAST_DICE) == raw
+    assert len(acts) == 2 and field(g, 0, C.P_LAST_DICE) == raw
 
 
 def _reachable(raw, faces, k, unused):
@@ -308,7 +308,7 @@ def test_adjust_decisions_of_a_simultaneous_group_in_seat_order():
         if g.phase == "adjust":
             break
     assert g.current_player() == 0
-    a = next(x for x in g.legal_actions() if x != K.A_STOP)
+    a = next(x for x in g.legal_actions() if x != C.A_STOP)
     g.apply_action(a)  # P0's only adjust: P2 is next
     assert g.current_player() == 2
     o = g.observation(2)["players"][0]
@@ -324,36 +324,36 @@ def test_adjust_decisions_of_a_simultaneous_group_in_seat_order():
 def test_lure_bag_reshuffles_discards_only_when_empty():
     g = make(plain_deck(10), n=2)
     s = g.state
-    for k in range(K.NK):  # the whole bag to the discard pile except one boost
-        s[K.H_DISC + k] += s[K.H_BAG + k]
-        s[K.H_BAG + k] = 0
-    s[K.H_DISC + 7] -= 1
-    s[K.H_BAG + 7] = 1
-    s[K.H_DISCN] = s[K.H_BAGN] - 1
-    s[K.H_BAGN] = 1
-    disc = s[K.H_DISCN]
-    assert K.draw_lure(s, 0) == 7
-    assert s[K.H_DISCN] == disc and s[K.H_BAGN] == 0
-    assert K.draw_lure(s, 0) >= 0  # now the discard pile is shuffled in
-    assert s[K.H_DISCN] == 0 and s[K.H_BAGN] == disc - 1
+    for k in range(C.NK):  # the whole bag to the discard pile except one boost
+        s[C.H_DISC + k] += s[C.H_BAG + k]
+        s[C.H_BAG + k] = 0
+    s[C.H_DISC + 7] -= 1
+    s[C.H_BAG + 7] = 1
+    s[C.H_DISCN] = s[C.H_BAGN] - 1
+    s[C.H_BAGN] = 1
+    disc = s[C.H_DISCN]
+    assert C.draw_lure(s, 0) == 7
+    assert s[C.H_DISCN] == disc and s[C.H_BAGN] == 0
+    assert C.draw_lure(s, 0) >= 0  # now the discard pile is shuffled in
+    assert s[C.H_DISCN] == 0 and s[C.H_BAGN] == disc - 1
     assert tokens_total(g) == 24
-    for k in range(K.NK):
-        s[K.H_BAG + k] = 0
-    s[K.H_BAGN] = 0
-    assert K.draw_lure(s, 1) == -1  # nothing left to draw
+    for k in range(C.NK):
+        s[C.H_BAG + k] = 0
+    s[C.H_BAGN] = 0
+    assert C.draw_lure(s, 1) == -1  # nothing left to draw
 
 
 # ------------------------------------------------------------------ End and scoring
 def _scored(points, fish, kept=(0, 0), trophies=(0, 0), held_=(0, 0), **cfg):
     g = make(plain_deck(10), n=len(points), **cfg)
     for p in range(len(points)):
-        b = K.PB + p * K.PSTRIDE
-        g.state[b + K.P_POINTS] = points[p]
-        g.state[b + K.P_NFISH] = fish[p]
-        g.state[b + K.P_KEPT] = kept[p]
-        g.state[b + K.P_TROPHY] = trophies[p]
-        g.state[b + K.P_NHELD] = held_[p]
-    K._score(g.state)
+        b = C.PB + p * C.PSTRIDE
+        g.state[b + C.P_POINTS] = points[p]
+        g.state[b + C.P_NFISH] = fish[p]
+        g.state[b + C.P_KEPT] = kept[p]
+        g.state[b + C.P_TROPHY] = trophies[p]
+        g.state[b + C.P_NHELD] = held_[p]
+    C._score(g.state)
     return g
 
 
@@ -382,7 +382,7 @@ def test_most_trophies_score_five_each():
 
 def test_a_game_reaching_max_game_length_ends_truncated():
     g = make(plain_deck(20, cn=60), n=2)
-    g.state[K.H_STEP] = K.MAX_GAME_LENGTH - 1
+    g.state[C.H_STEP] = C.MAX_GAME_LENGTH - 1
     g.apply_action(0)
     assert g.is_terminal() and g.outcome()["truncated"] == 1
     assert sum(g.returns()) == pytest.approx(1.0)
@@ -394,10 +394,10 @@ def test_deep_waters_shuffles_in_15_and_removes_15():
     for r in rows[30:]:
         r["set"] = "deep_waters"
     g = make(rows, n=4, deep_waters=True)
-    loc = g.state[K.LOC:K.LOC + 45]
-    assert (loc == K.LOC_OUT).sum() == 15 and g.state[K.H_NINPLAY] == 30
+    loc = g.state[C.LOC:C.LOC + 45]
+    assert (loc == C.LOC_OUT).sum() == 15 and g.state[C.H_NINPLAY] == 30
     g = make(rows, n=4)
-    assert (g.state[K.LOC + 30:K.LOC + 45] == K.LOC_OUT).all()
+    assert (g.state[C.LOC + 30:C.LOC + 45] == C.LOC_OUT).all()
 
 
 def test_deep_waters_d4_is_a_special_die():
@@ -418,8 +418,8 @@ def test_stubborn_fish_goes_to_the_last_player_who_met_it():
     g.play_move("cast lures x6")          # no dice: acts first, meets both (sum 6)
     g.play_move("cast 1d6 lures x6")      # one die: acts second, sum >= 7, meets both
     assert len(g.caught(1)) == 2 and g.caught(0) == []
-    assert field(g, 0, K.P_NHELD) == 1  # P0 caught nothing and drew a lure
-    assert (g.state[K.CLAIM_P:K.CLAIM_P + K.MAXC] == -1).all()
+    assert field(g, 0, C.P_NHELD) == 1  # P0 caught nothing and drew a lure
+    assert (g.state[C.CLAIM_P:C.CLAIM_P + C.MAXC] == -1).all()
 
 
 def test_non_stubborn_fish_goes_to_the_first():
@@ -471,8 +471,8 @@ def test_config_carries_its_deck_and_round_trips():
     assert np.array_equal(again.to_array(), cfg.to_array())
     assert again != LureConfig(n_players=3)
     arr = cfg.to_array()
-    assert arr.shape == (K.CONFIG_SIZE,) and arr.dtype == np.int64
-    assert arr[K.C.C_NCARDS] == 5 and {cfg, again} == {cfg}
+    assert arr.shape == (C.CONFIG_SIZE,) and arr.dtype == np.int64
+    assert arr[C_NCARDS] == 5 and {cfg, again} == {cfg}
 
 
 def test_product_of_decisions_spans_every_old_cast():
@@ -490,7 +490,7 @@ def test_product_of_decisions_spans_every_old_cast():
             text += " lures " + " ".join(["adjust"] * counts[0] + ["x1"] * counts[1]
                                          + ["boost"] * counts[2])
             h.play_move(text)
-            b = K.PB
-            paths.add((int(h.state[b + K.P_N6]), int(h.state[b + K.P_SPEC]),
-                       tuple(int(x) for x in h.state[b + K.P_CAST:b + K.P_CAST + 8])))
+            b = C.PB
+            paths.add((int(h.state[b + C.P_N6]), int(h.state[b + C.P_SPEC]),
+                       tuple(int(x) for x in h.state[b + C.P_CAST:b + C.P_CAST + 8])))
     assert len(paths) == 6 * 4 * 3 * 2 * 2
