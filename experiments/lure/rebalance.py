@@ -698,7 +698,8 @@ EXPERIMENT = "lure rebalance"
 """The experiment name :func:`experiments.outputs.claim_folder` compares."""
 OUTPUT_FILES = ("deck.csv", "changes.csv", "cards.csv", "games.csv", "win_diff.png",
                 "points_vs_difficulty.png", "scores.png", "seats.png", "game_length.png",
-                "metadata.json", "report.md", "trials.csv", "search.png", "compare_agents.csv")
+                "metadata.json", "report.md", "trials.csv", "search.png", "compare_agents.csv",
+                "front.csv", "front.png")
 """The files a finished rebalance leaves in its folder (its ``study.journal`` is the search in
 progress: a folder holding it resumes, or is refused by the study's own settings check)."""
 

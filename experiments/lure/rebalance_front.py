@@ -213,9 +213,13 @@ def plot_front(kept: pd.DataFrame, free: pd.DataFrame | None, chosen: tuple[int,
                  "cards changed?", fontsize=10)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.yaxis.get_major_locator().set_params(integer=True)
-    ax.set_ylim(bottom=0)
+    top = max([int(kept["off"].max()) if len(kept) else 0]
+              + ([int(free["off"].max())] if free is not None and len(free) else [])
+              + ([chosen[1]] if chosen is not None else []))
+    ax.set_ylim(0, top + 0.6)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper right")
+    # the fronts fall from the upper left: the lower left is free for the legend
+    ax.legend(fontsize=8, loc="lower left", framealpha=0.95)
     if path is not None:
         fig.savefig(path, dpi=110)
         plt.close(fig)

@@ -14,6 +14,11 @@ with :func:`experiments.lure.balance.simulate`, and recomputes both decks' exact
 * ``games.csv``: per deck and player count: game length, final scores, each seat's win share
   with its 95% Wilson interval (ties shared), games cut at the length bound;
 * ``trials.csv`` (win-diff goal): every trial of the search;
+* ``front.csv`` and ``front.png`` (win-diff goal with points among the fields): what any
+  rebalance could reach, the fewest cards off the goal for each number of changed cards under a
+  linear model of the win advantage per point (:func:`reachable_front`,
+  :mod:`experiments.lure.rebalance_front`), with the order of value kept and lifted, and this
+  run's result marked;
 * PNGs: ``win_diff.png`` (per card, before/after with intervals and the band),
   ``points_vs_difficulty.png``, ``scores.png`` (final-score distribution), ``seats.png``
   (first-player advantage: seat win shares), ``game_length.png`` and, for the win-diff goal,
@@ -45,6 +50,7 @@ from experiments.lure.balance import (
     difficulty_axes,
     simulate,
 )
+from experiments.lure.rebalance_front import change_front, plot_front, slopes
 from experiments.lure.rebalance_measures import card_arrays, curve_violation
 from experiments.lure.rebalance_search import median_targets, win_diff_violation
 from experiments.lure.rebalance_stats import Z95, kendall_tau, off_band
@@ -52,7 +58,11 @@ from experiments.stats import wilson_interval
 
 __all__ = ["verify", "write_outputs", "write_deck_file", "plot_win_diff",
            "plot_points_vs_difficulty", "plot_scores", "plot_seats", "plot_game_length",
-           "plot_search", "points_slope", "band_capacity", "diagnosis", "off_goal_reasons"]
+           "plot_search", "points_slope", "band_capacity", "diagnosis", "off_goal_reasons",
+           "reachable_front", "FRONT_EXTRA"]
+
+FRONT_EXTRA = 3
+"""The front reaches this many changed cards beyond the run's own (or until no card is off)."""
 
 DECKS = ("before", "after")
 _COLOURS = {"before": "0.55", "after": "tab:blue"}
@@ -624,6 +634,48 @@ def plot_search(trials: pd.DataFrame, path=None):
 
 
 # ---------------------------------------------------------------- files and report
+def reachable_front(res, run: dict):
+    """What any rebalance of ``res`` could reach (:func:`experiments.lure.rebalance_front.
+    change_front` on the original deck's fresh-seed figures in ``res.verification["cards"]``):
+    ``(kept, free)``, the fronts with the run's order constraint and, when it kept the order of
+    value, with it lifted (else ``free`` is None), each for 0 .. (cards changed +
+    :data:`FRONT_EXTRA`) changed cards, at most the changeable ones, cut after the first row
+    with no card off. The changeable cards and points range are the run's constraints; the
+    band's half-width the goal's tolerance (pp); the level ``run["alpha"]``. Returns a string
+    (why not) instead when the goal is not win-diff, points may not change, or the deck's win
+    advantages have no slope on the points."""
+    g, cons = res.goal, res.constraints
+    if g.kind != "win-diff":
+        return "the front is of the win-diff goal"
+    if "points" not in cons.fields or not cons.change:
+        return "the front changes points, and this run's constraints keep them"
+    k_cap = min(len(cons.change), len(res.changed_ids) + FRONT_EXTRA)
+    kw = {"tolerance": float(g.tolerance), "points_range": tuple(cons.points_range),
+          "changeable": list(cons.change), "alpha": float(run.get("alpha", 0.05)),
+          "max_changes": k_cap}
+    reorder = bool(run.get("allow_reorder"))
+    try:
+        kept = change_front(res.verification["cards"], allow_reorder=reorder, **kw)
+        free = None if reorder else change_front(res.verification["cards"],
+                                                 allow_reorder=True, **kw)
+    except ValueError as exc:
+        return str(exc).removeprefix("change_front: ")
+
+    def cut(f):
+        zero = np.flatnonzero(f["off"].to_numpy() == 0)
+        return f.iloc[:zero[0] + 1] if len(zero) else f
+    return cut(kept), None if free is None else cut(free)
+
+
+def _front_frame(kept: pd.DataFrame, free: pd.DataFrame | None, reorder: bool) -> pd.DataFrame:
+    """``front.csv``: the fronts one under the other, column ``order`` ``kept`` or ``lifted``."""
+    parts = [kept.assign(order="lifted" if reorder else "kept")]
+    if free is not None:
+        parts.append(free.assign(order="lifted"))
+    f = pd.concat(parts, ignore_index=True)
+    return f[["order", *[c for c in f.columns if c != "order"]]]
+
+
 def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
     """Write every output file of the rebalance ``res`` (module docstring) into ``res.out``;
     ``settings`` (the study settings, stored in ``metadata.json`` for resume checks),
@@ -653,6 +705,13 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
         files["trials"] = out / "trials.csv"
         files["search_png"] = out / "search.png"
         atomic_write_text(files["trials"], res.trials.to_csv(index=False))
+    front = reachable_front(res, run)
+    run = {**run, "front": front}
+    if not isinstance(front, str):
+        files["front"] = out / "front.csv"
+        files["front_png"] = out / "front.png"
+        atomic_write_text(files["front"], _front_frame(*front, bool(run.get("allow_reorder")))
+                          .to_csv(index=False))
     if run["plots"]:
         plot_win_diff(v["cards"], v["targets"]["after"], wd_tol, files["win_diff_png"])
         plot_points_vs_difficulty(v["cards"], res.curve, run["curve_tolerance"],
@@ -662,8 +721,15 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
         plot_game_length(v["hists"], files["length_png"])
         if res.trials is not None:
             plot_search(res.trials, files["search_png"])
+        if not isinstance(front, str):
+            kept, free = front
+            if run.get("allow_reorder"):
+                kept, free = kept.iloc[0:0], kept  # the run's own front is the lifted one
+            plot_front(kept, free, (len(res.changed_ids), int(v["violating"]["after"])),
+                       res.goal.tolerance, files["front_png"])
     else:
         files = {k: p for k, p in files.items() if not k.endswith("_png")}
+    run = {k: x for k, x in run.items() if k != "front"}
     meta = {"command": command or "experiments.lure.rebalance.rebalance",
             "deck": _rel(res.original.source), "deck_sha256": res.original.sha256(),
             "proposed_deck_sha256": res.proposed.sha256(), "goal": res.goal.to_dict(),
@@ -682,6 +748,9 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
                               if res.goal.kind == "win-diff" else None),
             "off_goal_after": [list(x) for x in v.get("off_goal_after", [])],
             "kendall_tau": v["kendall_tau"],
+            "front": (front if isinstance(front, str) else
+                      _front_frame(*front, bool(run.get("allow_reorder")))
+                      .to_dict(orient="records")),
             "screen": {k: x for k, x in (res.screen or {}).items()},
             "compare_changed_verdicts": (None if v.get("compare") is None else
                                          int(v["compare"]["changes"].sum())),
@@ -692,7 +761,7 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
     except OSError:  # pragma: no cover - not POSIX
         pass
     write_json(files["metadata"], meta)
-    atomic_write_text(files["report"], _report_md(res, run, meta))
+    atomic_write_text(files["report"], _report_md(res, {**run, "front": front}, meta))
     return {k: str(p) for k, p in files.items()}
 
 
@@ -778,6 +847,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
               f"changeable, so changed if needed: {', '.join(sc['candidates']) or 'none'}"
               + (f"; not confirmed, left as they are: {', '.join(sc['unconfirmed'])}"
                  if sc.get("unconfirmed") else "") + "."]
+    L += _front_section(res, run)
     L += ["", "## What changed and why", ""]
     if len(res.changes):
         L += [_md_table(res.changes[["id", "field", "before", "after"]]), ""]
@@ -872,12 +942,52 @@ def _report_text(res, run: dict, meta: dict) -> str:
           "* `changes.csv`: every changed field with the reason",
           "* `cards.csv`: every card and player count, before and after (fresh seeds)",
           "* `games.csv`: game length, scores, seat win shares per deck and player count",
+          *(["* `front.csv`: what any rebalance could reach (the fewest cards off per number "
+             "of changed cards, model bound)"]
+            if not isinstance(run.get("front"), (str, type(None))) else []),
           *(["* `compare_agents.csv`: the verdicts with the compared agents"]
             if v.get("compare") is not None else []),
           *(["* `trials.csv`, `study.journal`: the search (optuna JournalStorage; a re-run "
              "resumes it)"] if res.trials is not None else []),
           "* `metadata.json`: settings, seeds, sizes, wall time, machine, code version", ""]
     return "\n".join(L)
+
+
+def _front_section(res, run: dict) -> list[str]:
+    """The report's section "What any rebalance could reach" (the front; empty when none)."""
+    front = run.get("front")
+    if front is None or isinstance(front, str):
+        return []
+    kept, free = front
+    reorder = bool(run.get("allow_reorder"))
+    sl = slopes(res.verification["cards"])
+    rows = []
+    for r in kept.itertuples():
+        row = {"cards changed (at most)": r.changes,
+               "cards off, " + ("order lifted" if reorder else "order kept"): r.off}
+        if free is not None:
+            fr = free[free["changes"] == r.changes]
+            row["cards off, order lifted"] = int(fr["off"].iloc[0]) if len(fr) else ""
+        row["points moved"] = r.points_moved
+        row["changes (order " + ("lifted" if reorder else "kept") + ")"] = (
+            r.changed_cards or "none")
+        rows.append(row)
+    n_changed, n_off = len(res.changed_ids), int(res.verification["violating"]["after"])
+    bound = kept[kept["changes"] <= n_changed]["off"]
+    L = ["", "## What any rebalance could reach", "",
+         "The fewest cards that can stay off their band with at most *k* cards changed, "
+         "from the original deck's fresh-seed win advantages and a linear model of the win "
+         "advantage per point (slope per player count: "
+         + ", ".join(f"{n}p {s:+.2f}" for n, s in sl.items() if np.isfinite(s))
+         + " pp per point), within the run's points range and changeable cards, the bands' "
+         "centres allowed to move together by up to the tolerance. An integer program finds "
+         "each optimum exactly for the model (`front.csv`), so a target below this front "
+         "is out of reach by changing points unless the model is off by more than the "
+         "games' noise.", "", _md_table(pd.DataFrame(rows)), "",
+         f"This rebalance: {n_changed} card(s) changed, {n_off} off on the fresh seeds"
+         + (f"; the model's bound at {n_changed} changed: {int(bound.iloc[-1])} off."
+            if len(bound) else "."), "", "![what any rebalance could reach](front.png)"]
+    return L
 
 
 def _points_moved(changes: pd.DataFrame) -> int:

@@ -251,6 +251,20 @@ def test_broken_deck_win_diff_small_budget(tmp_path):
     meta = json.loads((res.out / "metadata.json").read_text())
     assert meta["every_card_meets_goal"] == res.meets_goal
     assert res.exit_status == (0 if res.meets_goal else R.EXIT_OFF_GOAL)
+    # what any rebalance could reach: the front in the folder, the metadata and the report;
+    # with both broken cards changeable it brings them in within this run's changes
+    front = pd.read_csv(res.out / "front.csv")
+    assert set(front["order"]) == {"kept", "lifted"}
+    kept = front[front["order"] == "kept"]
+    assert list(kept["changes"]) == list(range(len(kept)))
+    assert (kept["off"].diff().dropna() <= 0).all()  # more changes never leave more off
+    n = len(res.changed_ids)
+    assert kept[kept["changes"] == n]["off"].iloc[0] <= res.verification["violating"]["after"]
+    assert "B04" in kept["changed_cards"].iloc[-1] and "B26" in kept["changed_cards"].iloc[-1]
+    assert ([(r["order"], r["changes"], r["off"]) for r in meta["front"]]
+            == list(zip(front["order"], front["changes"], front["off"], strict=True)))
+    report = (res.out / "report.md").read_text()
+    assert "## What any rebalance could reach" in report and "front.png" not in report
 
 
 def test_unmeetable_constraint_is_reported_with_exit_status_3(tmp_path, capsys):
