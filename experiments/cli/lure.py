@@ -155,8 +155,9 @@ def register(sub) -> None:
                    help="lift the order constraint (by default no change puts a harder card "
                         "below an easier one in points, beyond pairs the deck already had so)")
     r.add_argument("--method", default="model",
-                   help="win-diff search: model (model steps, default) or tpe (an optuna TPE "
-                        "study over the same cards); see benchmarks/rebalance.py")
+                   help="win-diff search: model (model steps, default), front (the exact "
+                        "front's proposals, then model steps) or tpe (an optuna TPE study over "
+                        "the same cards); see benchmarks/rebalance.py")
     r.add_argument("--correction", default="holm",
                    help="multiple-comparison correction over cards x player counts: holm "
                         "(default) or bh (Benjamini-Hochberg)")

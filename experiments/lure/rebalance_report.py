@@ -608,7 +608,8 @@ def plot_search(trials: pd.DataFrame, path=None):
     penalty) by role, and the running best. PNG to ``path`` when given; returns the Figure."""
     plt = _figure(path)
     fig, ax = plt.subplots(figsize=(8.5, 4.6))
-    marks = {"start": ("D", "tab:orange"), "model": ("o", "tab:blue"),
+    marks = {"start": ("D", "tab:orange"), "front": ("P", "tab:purple"),
+             "model": ("o", "tab:blue"),
              "prune": ("s", "tab:green"), "tpe": ("^", "0.5")}
     for role, (m, colour) in marks.items():
         s = trials[trials["role"] == role]

@@ -37,6 +37,13 @@ rounded to 0.1). A change that does not bring its card into the band never pays 
   points range and to the points the order constraint allows; then one-point nudges; then
   *prune steps* (a changed field one step back, a changed card put back as it was). No sampler
   is involved; optuna's journal is only the resumable store of the trials.
+* ``front``: the model steps, preceded by the *front's* proposals: for each number ``k`` of
+  changed candidates, the points an exact integer program finds for the fewest cards off
+  their band, then the fewest points moved, under a linear model of the win diff per point
+  (:func:`experiments.lure.rebalance_front.change_front` on the screen's figures of the start
+  deck, the candidates the only changeable cards, the points range and the order constraint
+  as in the run); each is played as a trial (role ``front``) and ranked like any other, and
+  the model steps then refine the best ones.
 * ``tpe``: an optuna study over the candidates' fields only, every trial but the start a sample
   of the multivariate TPE sampler (Bergstra et al. 2011) with the order constraint as its
   ``constraints_func`` (c-TPE handling of infeasible trials), objective
@@ -74,7 +81,7 @@ from experiments.lure.rebalance_stats import (
 __all__ = ["METHODS", "BEAM", "CONFIRM_OFFSET", "win_diff_violation", "scalar_objective",
            "lex_key", "median_targets", "screen_and_confirm", "win_diff_search"]
 
-METHODS = ("model", "tpe")
+METHODS = ("model", "tpe", "front")
 """Search methods of the win-diff goal (module docstring)."""
 BEAM = 4
 """Model steps are proposed from the 4 best trials, the best first."""
@@ -216,6 +223,9 @@ class _Study:
     difficulty: np.ndarray | None = None                # float64 (cards,): start deck
     allowed: np.ndarray | None = None                   # bool (cards, cards): old inversions
     odds: object = None                                 # OptionOdds for changed cn/reqs
+    points_range: tuple[int, int] = (0, 0)              # the points a changed card may carry
+    screen_stats: dict = field(default_factory=dict)    # the start deck's on the screen
+    front_steps: list | None = None                     # the front's proposals, once
 
     def deck(self, params: dict) -> D.Deck:
         """The start deck with the trial's ``params`` (``"ID:field" -> value``) applied."""
@@ -322,7 +332,7 @@ def _space(ctx: _Study, candidates: list[str], constraints) -> None:
     for cid in candidates:
         row = rows[ctx.start.index(cid)]
         for f in constraints.fields:
-            if ctx.method == "model" and f != "points":
+            if ctx.method in ("model", "front") and f != "points":
                 continue
             name = f"{cid}:{f}"
             if f == "points":
@@ -423,6 +433,38 @@ def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
     return [{**best.params, **back} for back in cards.values()] if whole else steps
 
 
+def _front_steps(ctx: _Study) -> list[dict]:
+    """The front's proposals (``method="front"``, module docstring): one points assignment of
+    the candidates per number of changed cards, from the screen's figures of the start deck;
+    none when points may not change or the deck's win diffs have no slope on the points."""
+    from experiments.lure.rebalance_front import change_front
+
+    cands = [c for c, m in zip(ctx.ids, ctx.mask, strict=True) if m]
+    if not cands or not any(n.endswith(":points") for n in ctx.space):
+        return []
+    st = ctx.screen_stats
+    pts = [int(ctx.start.points[ctx.start.index(c)]) for c in ctx.ids]
+    rows = [{"id": c, "players": n, "points_before": pts[j],
+             "difficulty_before": float(ctx.difficulty[j]),
+             "win_diff_before": st["wd"][j, k], "win_diff_low_before": st["lo"][j, k],
+             "win_diff_high_before": st["hi"][j, k]}
+            for j, c in enumerate(ctx.ids) for k, n in enumerate(ctx.players)]
+    try:
+        front = change_front(pd.DataFrame(rows), ctx.tol, ctx.points_range, changeable=cands,
+                             allow_reorder=ctx.allow_reorder, alpha=ctx.alpha,
+                             max_changes=len(cands))
+    except ValueError:
+        return []
+    steps = []
+    for text in front["changed_cards"]:
+        params = dict(ctx.start_values)
+        for cid, move in zip(text.split()[::2], text.split()[1::2], strict=True):
+            params[f"{cid}:points"] = int(move.split("->")[1])
+        if params != ctx.start_values:
+            steps.append(params)
+    return steps
+
+
 def _proposals(ctx: _Study, trials):
     """Model steps and one-step prunes from each of the :data:`BEAM` best trials in turn,
     then whole-card prunes from them, as ``(params, role)`` pairs."""
@@ -498,8 +540,11 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
         while len(trials) < n_trials and ctx.space:
             number = len(study.trials)
             seen = {_key_of(t.params) for t in trials}
-            if ctx.method == "model":
-                proposal = next(((p, r) for p, r in _proposals(ctx, trials)
+            if ctx.method in ("model", "front"):
+                if ctx.method == "front" and ctx.front_steps is None:
+                    ctx.front_steps = _front_steps(ctx)
+                first = [(p, "front") for p in ctx.front_steps or []]
+                proposal = next(((p, r) for p, r in (*first, *_proposals(ctx, trials))
                                  if _key_of(p) not in seen), None)
                 if proposal is None:
                     break  # nothing left to try: the model steps have converged
@@ -629,6 +674,8 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
             never & (not {"catch_number", "requirements"} & set(cons.fields)))
         ctx.mask = c_cards & can
         ctx.guard = ~f_cards
+        ctx.points_range = tuple(int(x) for x in cons.points_range)
+        ctx.screen_stats = stats0
         cands = [c for c, m in zip(ids, ctx.mask, strict=True) if m]
         _space(ctx, cands, cons)
         _run_search(ctx, study, n_trials, progress)

@@ -501,3 +501,24 @@ def test_band_capacity_bounds_the_changes_the_goal_needs():
     assert band_capacity(cards, 20.0)["capacity"] == 30
     text = diagnosis(cards, 5.0, [("C00", "x")], allow_reorder=False)
     assert "holds more than 11 of the 30 cards" in text and "at least 19 changed cards" in text
+
+
+def test_front_method_plays_the_fronts_proposals_first(tmp_path):
+    """``--method front``: after the start, the exact front's proposals (one per number of
+    changed candidates, at most that many cards changed, fewer cards off on the screen as k
+    grows) are played as trials before any model step; on the broken deck they change both
+    broken cards."""
+    deck = load_deck(_issue27_deck(tmp_path))
+    res = R.rebalance(deck, players=(2, 4), n_trials=4, n_games=1500, verify_games=1500,
+                      batch_size=1000, out=tmp_path / "front", plots=False, method="front")
+    t = res.trials.sort_values("number")
+    roles = list(t["role"])
+    n_front = roles.count("front")
+    assert roles[0] == "start" and n_front >= 1 and roles[1:1 + n_front] == ["front"] * n_front
+    fronts = t[t["role"] == "front"]
+    assert (fronts["changed_cards"].to_numpy() <= np.arange(1, n_front + 1)).all()
+    assert (fronts["new_inversions"] == 0).all()
+    changed = fronts.iloc[-1][[c for c in t.columns if c.endswith(":points")]]
+    start = t.iloc[0][changed.index]
+    moved = {c.split(":")[0] for c in changed.index if changed[c] != start[c]}
+    assert {"B04", "B26"} <= moved
