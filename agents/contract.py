@@ -23,6 +23,12 @@ Optional, by group:
   ``SEARCH_HORIZON`` (0, 1 or 2: the horizon of every preset).
 - ``check_agent_params(name, vec)``: game-specific checks of a parameter vector (raises
   ``ValueError``).
+- **Action features** (all or none; the input of the learned policy's format
+  ``boardlab.net/2``, :mod:`agents.net`): ``action_features(state, player, legal, n_legal,
+  params, rng, state_out, action_out)`` (``@njit``; ``params`` the heuristic's, ``rng`` the
+  seat memory, read only; fills ``float32`` ``state_out (len(STATE_FEATURE_NAMES),)`` and
+  ``action_out (n_legal, len(ACTION_FEATURE_NAMES))`` from the player's information only),
+  ``STATE_FEATURE_NAMES`` and ``ACTION_FEATURE_NAMES`` (tuples of str).
 
 A game without the search group has no search agents (and no ``pimc``/``ismcts`` names).
 """
@@ -35,12 +41,15 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-__all__ = ["AgentsContract", "contract", "check_module", "REQUIRED", "SEARCH_GROUP"]
+__all__ = ["AgentsContract", "contract", "check_module", "REQUIRED", "SEARCH_GROUP",
+           "FEATURES_GROUP"]
 
 REQUIRED = ("SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS")
 """The hooks every ``agents/<game>.py`` defines."""
 SEARCH_GROUP = ("leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT")
 """The hooks a game with search agents defines together."""
+FEATURES_GROUP = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES")
+"""The hooks a game with action features (``net`` format 2) defines together."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,9 @@ class AgentsContract:
     search_presets: dict = field(default_factory=dict)
     search_horizon: int | None = None
     check_agent_params: Callable | None = None
+    action_features: Callable | None = None
+    state_feature_names: tuple[str, ...] = ()
+    action_feature_names: tuple[str, ...] = ()
 
     @property
     def has_search(self) -> bool:
@@ -118,6 +130,18 @@ def check_module(game: str, mod: ModuleType) -> AgentsContract:
                   leaf_value_default=mod.LEAF_VALUE_DEFAULT, rollout_policy=roll,
                   search_presets=dict(getattr(mod, "SEARCH_PRESETS", {})),
                   search_horizon=horizon)
+    present = [h for h in FEATURES_GROUP if hasattr(mod, h)]
+    if present:
+        if len(present) != len(FEATURES_GROUP):
+            missing = [h for h in FEATURES_GROUP if h not in present]
+            bad(f"missing hook {missing[0]} (action features need all of "
+                f"{', '.join(FEATURES_GROUP)})")
+        if not callable(mod.action_features) or not mod.STATE_FEATURE_NAMES \
+                or not mod.ACTION_FEATURE_NAMES:
+            bad("action_features must be callable and the feature names non-empty tuples")
+        kw.update(action_features=mod.action_features,
+                  state_feature_names=tuple(mod.STATE_FEATURE_NAMES),
+                  action_feature_names=tuple(mod.ACTION_FEATURE_NAMES))
     check = getattr(mod, "check_agent_params", None)
     if check is not None and not callable(check):
         bad("check_agent_params must be callable")

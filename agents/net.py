@@ -46,13 +46,14 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numba import literally, njit
+from numba import literally, njit, types
+from numba.extending import overload
 
 from agents.search import g_act_base
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
-__all__ = ["K_NET", "FORMAT", "ARRAYS", "layout_signature", "weights_path", "use_weights",
+__all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes", "g_action_features", "layout_signature", "weights_path", "use_weights",
            "load", "pack", "with_weights", "net_spec", "check_available", "net_logits",
            "net_act", "WEIGHTS_DIR"]
 
@@ -68,34 +69,91 @@ lowest value, value count and first row; ``W1 (R, H1)``, ``b1 (H1,)``, ``W2 (H1,
 ``b2 (H2,)``, ``W3 (NUM_DISTINCT_ACTIONS, H2)``, ``b3 (NUM_DISTINCT_ACTIONS,)``, ``wh (H2,)``
 and ``bh (1,)`` the prior's gate (position ``T`` is the player count, ``T + 1`` the prior
 policy's choice)."""
+FORMAT2 = "boardlab.net/2"
+ARRAYS2 = ("W1", "b1", "W2", "b2", "w3", "b3", "wl")
+"""The arrays of a format-2 weights file (a network on the game's action features,
+:mod:`agents.contract`): ``W1 (S + F, H1)``, ``b1 (H1,)``, ``W2 (H1, H2)``, ``b2 (H2,)``,
+``w3 (H2,)``, ``b3 (1,)`` and the linear skip ``wl (S + F,)``; the logit of a legal action
+with state features ``u`` and its own features ``v`` is ``w3 . relu(W2' relu(W1' [u, v] +
+b1) + b2) + b3 + wl . [u, v]`` (the training code's input standardization folded in)."""
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 _HEADER = 16
 _MAGIC = 7.0431
+_MAGIC2 = 7.0432
 _override: dict[str, str] = {}
 _blobs: dict[str, np.ndarray] = {}
+
+
+def feature_sizes(game: str) -> tuple[int, int]:
+    """``(S, F)``: the number of state and of per-action features of ``game``'s action
+    features hook (:mod:`agents.contract`, group "action features"), ``(0, 0)`` without it."""
+    from agents.contract import contract
+
+    c = contract(game)
+    return len(c.state_feature_names), len(c.action_feature_names)
+
+
+def g_action_features(game, s, player, legal, n_legal, params, rng, state_out, action_out):
+    """The action features of game ``game`` (a literal id): calls ``agents.<game>.
+    action_features`` (:mod:`agents.contract`) and returns True, or returns False (nothing
+    written) for a game without the hook."""
+
+
+@overload(g_action_features, jit_options={"cache": True})
+def _ov_action_features(game, s, player, legal, n_legal, params, rng, state_out, action_out):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    from agents.contract import contract
+    from engines.protocol import GAME_NAMES
+
+    f = contract(GAME_NAMES[game.literal_value]).action_features
+    if f is None:
+        def impl_none(game, s, player, legal, n_legal, params, rng, state_out, action_out):
+            return False
+        return impl_none
+
+    def impl(game, s, player, legal, n_legal, params, rng, state_out, action_out):
+        f(s, player, legal, n_legal, params, rng, state_out, action_out)
+        return True
+    return impl
+
+
+def _code_tree(src: str) -> str:
+    """The syntax tree of Python source ``src`` without its docstrings, as text (so a layout
+    hash does not change with the documentation)."""
+    tree = ast.parse(src)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
+                and isinstance(getattr(body[0], "value", None), ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
 
 
 def layout_signature(game: str) -> dict:
     """``{"game", "tensor_size", "num_actions", "layout"}`` of ``game``: ``layout`` is a hash
     of the code of the core's ``observation_tensor``, ``information_state`` and ``observe``
     (their syntax trees without docstrings), so weights trained on another tensor are told
-    apart even at the same size."""
+    apart even at the same size; plus ``features`` (a hash of the feature names and the source
+    of the module of the action features hook) for a game with action features."""
     game = normalize_game_name(game)
     C = core_of(game)
     h = hashlib.sha256()
     for name in ("observation_tensor", "information_state", "observe"):
         fn = getattr(C, name)
-        src = inspect.getsource(getattr(fn, "py_func", fn))
-        tree = ast.parse(src)
-        for node in ast.walk(tree):
-            body = getattr(node, "body", None)
-            if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                    and isinstance(getattr(body[0], "value", None), ast.Constant)
-                    and isinstance(body[0].value.value, str)):
-                node.body = body[1:] or [ast.Pass()]
-        h.update(ast.dump(tree).encode())
-    return {"game": game, "tensor_size": int(C.TENSOR_SIZE),
-            "num_actions": int(C.NUM_DISTINCT_ACTIONS), "layout": h.hexdigest()[:16]}
+        h.update(_code_tree(inspect.getsource(getattr(fn, "py_func", fn))).encode())
+    out = {"game": game, "tensor_size": int(C.TENSOR_SIZE),
+           "num_actions": int(C.NUM_DISTINCT_ACTIONS), "layout": h.hexdigest()[:16]}
+    from agents.contract import contract
+
+    c = contract(game)
+    if c.action_features is not None:
+        fn = c.action_features
+        src = _code_tree(inspect.getsource(inspect.getmodule(getattr(fn, "py_func", fn))))
+        names = "|".join(c.state_feature_names + ("/",) + c.action_feature_names)
+        out["features"] = hashlib.sha256((names + src).encode()).hexdigest()[:16]
+    return out
 
 
 def weights_path(game: str) -> Path:
@@ -132,10 +190,13 @@ def load(path, game: str) -> dict:
         meta = json.loads(str(data.pop("meta")))
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the same one-line error
         raise ValueError(f"net weights {p}: not a weights file ({type(exc).__name__})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") not in (FORMAT, FORMAT2):
         got = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"net weights {p}: format {got!r}, expected {FORMAT!r}")
+        raise ValueError(f"net weights {p}: format {got!r}, expected {FORMAT!r} or "
+                         f"{FORMAT2!r}")
     want = layout_signature(game)
+    if meta["format"] == FORMAT2:
+        return _check2(p, game, data, meta, want)
     for key, what in (("game", "game"), ("tensor_size", "tensor size"),
                       ("num_actions", "action table size"), ("layout", "tensor layout")):
         if meta.get(key) != want[key]:
@@ -176,18 +237,61 @@ def load(path, game: str) -> dict:
     return data
 
 
+def _check2(p: Path, game: str, data: dict, meta: dict, want: dict) -> dict:
+    """The checks of :func:`load` for a format-2 file (action features)."""
+    if meta.get("game") != game:
+        raise ValueError(f"net weights {p}: trained for game {meta.get('game')!r}, but this is "
+                         f"{game!r}")
+    if "features" not in want:
+        raise ValueError(f"net weights {p}: format {FORMAT2!r} needs action features, which "
+                         f"{game} does not offer")
+    if meta.get("features") != want["features"]:
+        raise ValueError(f"net weights {p}: trained for action features "
+                         f"{meta.get('features')!r}, but {game} has {want['features']!r}")
+    missing = [a for a in ARRAYS2 if a not in data]
+    if missing:
+        raise ValueError(f"net weights {p}: missing arrays {', '.join(missing)}")
+    S, F = feature_sizes(game)
+    W1, W2 = data["W1"], data["W2"]
+    ok = (W1.ndim == 2 and W2.ndim == 2 and W1.shape[0] == S + F and W2.shape[0] == W1.shape[1]
+          and data["b1"].shape == (W1.shape[1],) and data["b2"].shape == (W2.shape[1],)
+          and data["w3"].shape == (W2.shape[1],) and data["b3"].shape == (1,)
+          and data["wl"].shape == (S + F,))
+    if not ok:
+        raise ValueError(f"net weights {p}: arrays of inconsistent shapes (W1 {W1.shape}, W2 "
+                         f"{W2.shape}; expected W1 ({S + F}, H1) for {S} + {F} features)")
+    if not all(np.all(np.isfinite(data[k])) for k in ARRAYS2):
+        raise ValueError(f"net weights {p}: non-finite weights")
+    data["meta"] = meta
+    return data
+
+
 _INTS = ("feat_row", "cat_pos", "cat_lo", "cat_n", "cat_off")
 _FLOATS = ("feat_scale", "W1", "b1", "W2", "b2", "W3", "b3", "wh", "bh")
 
 
 def pack(data: dict) -> np.ndarray:
     """The ``float64`` blob of loaded weights (:func:`load`) that the compiled
-    :func:`net_logits` reads: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
+    :func:`net_logits` reads. Format 2: a header (magic ``_MAGIC2``, ``S``, ``F``, ``H1``,
+    ``H2``; at 10 and 11 the offset and length in words of the ``float32`` section) then the
+    arrays of :data:`ARRAYS2`. Format 1: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
     ``H2``, ``C``, ``R``, the prior policy's kind or -1, the offset and length in words of the
     ``int32`` section and of the ``float32`` section), then the ``int32`` arrays
     (``feat_row``, ``cat_pos``, ``cat_lo``, ``cat_n``, ``cat_off``) and the ``float32`` arrays
     (``feat_scale``, ``W1``, ``b1``, ``W2``, ``b2``, ``W3``, ``b3``, ``wh``, ``bh``), each
     section an even number of 4-byte values viewed as ``float64`` words."""
+    if data["meta"].get("format") == FORMAT2:
+        flts = np.concatenate([np.asarray(data[k], dtype=np.float32).ravel() for k in ARRAYS2])
+        if flts.size % 2:
+            flts = np.concatenate([flts, np.zeros(1, dtype=np.float32)])
+        flts = flts.view(np.float64)
+        W1, W2 = data["W1"], data["W2"]
+        S, F = feature_sizes(data["meta"]["game"])
+        head = np.zeros(_HEADER)
+        head[:5] = (_MAGIC2, S, F, W1.shape[1], W2.shape[1])
+        head[10:12] = (_HEADER, flts.size)
+        return np.concatenate([head, flts])
+
     def section(names, dtype):
         flat = np.concatenate([np.asarray(data[k], dtype=dtype).ravel() for k in names])
         if flat.size % 2:
@@ -251,6 +355,70 @@ def net_spec(game: str):
 
 
 @njit(cache=True)
+def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, base):
+    """Format 2 of :func:`net_logits`: the network on the game's action features
+    (:data:`ARRAYS2`), whose blob starts at ``aux[base]``. The state features' share of the
+    first layer and of the linear skip is computed once per decision; each legal action adds
+    the rows of its nonzero features."""
+    literally(game)
+    S = np.int64(aux[base + 1])
+    F = np.int64(aux[base + 2])
+    H1 = np.int64(aux[base + 3])
+    H2 = np.int64(aux[base + 4])
+    o = base + np.int64(aux[base + 10])
+    f = aux[o:o + np.int64(aux[base + 11])].view(np.float32)
+    D = S + F
+    W1 = f[:D * H1].reshape((D, H1))
+    i0 = D * H1
+    b1 = f[i0:i0 + H1]
+    i0 += H1
+    W2 = f[i0:i0 + H1 * H2].reshape((H1, H2))
+    i0 += H1 * H2
+    b2 = f[i0:i0 + H2]
+    i0 += H2
+    w3 = f[i0:i0 + H2]
+    i0 += H2
+    b3 = f[i0]
+    wl = f[i0 + 1:i0 + 1 + D]
+    fs = np.empty(S, dtype=np.float32)
+    fa = np.empty((n_legal, F), dtype=np.float32)
+    if not g_action_features(game, s, player, legal, n_legal, params, rng, fs, fa):
+        return False
+    h0 = b1.copy()
+    lin0 = np.float32(b3)
+    for i in range(S):
+        x = fs[i]
+        if x != 0.0:
+            lin0 += x * wl[i]
+            for k in range(H1):
+                h0[k] += x * W1[i, k]
+    h1 = np.empty(H1, dtype=np.float32)
+    h2 = np.empty(H2, dtype=np.float32)
+    for j in range(n_legal):
+        z = lin0
+        for k in range(H1):
+            h1[k] = h0[k]
+        for i in range(F):
+            x = fa[j, i]
+            if x != 0.0:
+                z += x * wl[S + i]
+                for k in range(H1):
+                    h1[k] += x * W1[S + i, k]
+        for k in range(H2):
+            h2[k] = b2[k]
+        for i in range(H1):
+            hi = h1[i]
+            if hi > 0.0:
+                for k in range(H2):
+                    h2[k] += hi * W2[i, k]
+        for k in range(H2):
+            if h2[k] > 0.0:
+                z += w3[k] * h2[k]
+        out[j] = z
+    return True
+
+
+@njit(cache=True)
 def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
     """The logits of ``legal[:n_legal]`` for ``player`` in state ``s`` into ``out[:n_legal]``
     (``float64``), from the weights blob at the end of ``aux`` (:func:`pack`; module
@@ -262,6 +430,8 @@ def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
     if m == 0 or aux[m - 1] <= 0.0:
         return False
     base = m - 1 - np.int64(aux[m - 1])
+    if aux[base] == _MAGIC2:
+        return _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, base)
     T = np.int64(aux[base + 1])
     H1 = np.int64(aux[base + 3])
     H2 = np.int64(aux[base + 4])

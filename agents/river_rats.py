@@ -64,7 +64,8 @@ from engines.river_rats import core as C
 __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
            "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "default_params",
            "check_params", "act", "make_aux", "random_policy", "greedy_policy",
-           "heuristic_policy", "peek_policy", "score", "build_context"]
+           "heuristic_policy", "peek_policy", "score", "build_context", "action_features",
+           "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES"]
 
 POLICY_IDS = {"random": 0, "greedy": 1, "heuristic": 2, "peek": 3}
 """Policy name -> its ``kind`` in :func:`act`."""
@@ -987,3 +988,19 @@ def leaf_value(s, w, out):
              - w[7] * s[C.HANDS_LOST])
     for p in range(out.shape[0]):
         out[p] = v
+
+
+
+# The action features of the learned policy (format 2 of agents.net): the optional hook group
+# of agents.contract, defined in agents/river_rats_features.py (which builds on this module's
+# valuation) and loaded on first use, so either module may be imported first.
+_FEATURE_HOOKS = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES")
+
+
+def __getattr__(name: str):
+    """The action-features hooks of :mod:`agents.river_rats_features`, loaded on first use."""
+    if name in _FEATURE_HOOKS:
+        import agents.river_rats_features as features
+
+        return getattr(features, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -51,6 +51,10 @@ def register(sub) -> None:
                  ("tau", 0.1), ("mix", 0.5), ("holdout", 0.05), ("seed", 0), ("prior", 1),
                  ("regret", 0.0)):
         t.add_argument(f"--{k}", type=type(v), default=v)
+    t.add_argument("--model", choices=("auto", "tensor", "features"), default="auto",
+                   help="tensor: format 1 (the information-state tensor with the heuristic's "
+                   "choice); features: format 2 (the game's action features); auto: features "
+                   "when the data carry them")
     t.add_argument("--calibrate-players", type=int, default=4,
                    help="calibrate the prior's gate at this player count (0: do not)")
     t.add_argument("--calibrate-deals", type=int, default=1000)
@@ -98,7 +102,7 @@ def _train(args: argparse.Namespace) -> int:
     st = {k: getattr(args, k) for k in DEFAULTS if hasattr(args, k)}
     w, info = train(ds, st)
     path = save_weights(args.out, ds.game, w, info)
-    if args.calibrate_players:
+    if args.calibrate_players and info.get("model") != "features":  # format 2 has no gate
         from experiments.learn.calibrate import calibrate
 
         cal = calibrate(path, args.calibrate_players, args.calibrate_deals)

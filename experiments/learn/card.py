@@ -24,20 +24,31 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
     try:
         with np.load(p, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
-            sizes = {k: z[k].shape for k in ("W1", "W2", "W3")}
+            two = meta.get("format") == "boardlab.net/2"
+            sizes = {k: z[k].shape for k in (("W1", "W2") if two else ("W1", "W2", "W3"))}
     except Exception as exc:  # noqa: BLE001 - one line for any unreadable file
         raise ValueError(f"{p}: not a weights file ({type(exc).__name__})") from None
     info = meta.get("info", {})
     st = info.get("settings", {})
     last = (info.get("history") or [{}])[-1]
-    lines = [f"# Model card: `net` for {meta.get('game')}", "",
-             f"- File: `{p.name}` ({p.stat().st_size / 1e6:.2f} MB), format "
-             f"`{meta.get('format')}`, tensor layout `{meta.get('layout')}` "
-             f"({meta.get('tensor_size')} inputs, {meta.get('num_actions')} actions)",
-             f"- Network: embedding-bag first layer {sizes['W1'][0]} rows x {sizes['W1'][1]}, "
-             f"hidden {sizes['W2'][1]}, logits of the legal actions of {sizes['W3'][0]}; prior "
-             f"policy `{meta.get('prior') or 'none'}` (its choice is an input and gets a "
-             "learned gate)",
+    if two:
+        network = [f"- File: `{p.name}` ({p.stat().st_size / 1e6:.2f} MB), format "
+                   f"`{meta.get('format')}`, action features `{meta.get('features')}` "
+                   f"({info.get('state_features')} state + {info.get('action_features')} "
+                   "per-action features)",
+                   f"- Network: one scorer for every legal action, {sizes['W1'][0]} inputs -> "
+                   f"{sizes['W1'][1]} -> {sizes['W2'][1]} -> 1 (ReLU) plus a linear skip; the "
+                   "features include the heuristic's value of each action and a showdown "
+                   "chance on sampled worlds (agents/<game>_features.py)"]
+    else:
+        network = [f"- File: `{p.name}` ({p.stat().st_size / 1e6:.2f} MB), format "
+                   f"`{meta.get('format')}`, tensor layout `{meta.get('layout')}` "
+                   f"({meta.get('tensor_size')} inputs, {meta.get('num_actions')} actions)",
+                   f"- Network: embedding-bag first layer {sizes['W1'][0]} rows x "
+                   f"{sizes['W1'][1]}, hidden {sizes['W2'][1]}, logits of the legal actions of "
+                   f"{sizes['W3'][0]}; prior policy `{meta.get('prior') or 'none'}` (its choice "
+                   "is an input and gets a learned gate)"]
+    lines = [f"# Model card: `net` for {meta.get('game')}", "", *network,
              "- Method: behaviour cloning of a PIMC teacher's action values (targets: "
              f"{1 - st.get('mix', 0):.2f} x the teacher's choice + {st.get('mix', 0):.2f} x "
              f"softmax(values / {st.get('tau')})), DAgger rounds where listed below "

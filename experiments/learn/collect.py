@@ -22,6 +22,7 @@ import numpy as np
 from numba import literally, njit
 
 from agents.dispatch import g_act
+from agents.net import g_action_features
 from agents.search import pimc_values
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
@@ -41,7 +42,7 @@ __all__ = ["record_game", "collect_batch", "batch_file"]
 
 @njit(cache=True)
 def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, aux, x_idx, x_val,
-                x_ptr, leg, q, dec):
+                x_ptr, leg, q, dec, fs, fa):
     """Play one game from seed word ``seed`` and record its unforced decisions.
 
     ``game``: literal game id; ``cfg``: config array; ``t_params``: the teacher's (a PIMC
@@ -54,7 +55,10 @@ def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, a
     every decision, ``x_ptr`` ``int64 (D + 1,)`` their offsets; ``leg`` ``int32 (D, MAX_LEGAL)``
     the legal actions (-1 padded), ``q`` ``float32 (D, MAX_LEGAL)`` the teacher's mean value of
     each; ``dec`` ``int64 (D, 7)``: player count, seat, teacher's choice, action played, number
-    of legal actions, decision index in the game, the heuristic's choice. Returns the number of
+    of legal actions, decision index in the game, the heuristic's choice; ``fs`` ``float32
+    (D, S)`` and ``fa`` ``float32 (D, MAX_LEGAL, F)`` the game's action features
+    (:func:`agents.net.g_action_features` with the heuristic's parameters and the seat's memory
+    as it is at the decision; ``S = F = 0`` for a game without them). Returns the number of
     decisions recorded, or
     -1 when a capacity was too small (the caller retries with larger buffers: the same game)."""
     literally(game)
@@ -84,6 +88,7 @@ def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, a
         hmem[:] = mem[p]
         hc = g_act(game, h_kind, s, p, legal, n, h_params, aux, hmem)
         g_observation_tensor(game, s, p, x)
+        g_action_features(game, s, p, legal, n, h_params, mem[p], fs[d], fa[d])
         for i in range(sz[7]):
             if x[i] != 0.0:
                 if nz >= x_idx.shape[0]:
@@ -129,7 +134,7 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     ``teacher`` (a PIMC preset name), ``student`` ("" or a weights file: the student plays),
     ``out`` (the run folder)) and write their decisions to :func:`batch_file`. Returns
     ``{"games", "decisions"}``."""
-    from agents.net import K_NET, use_weights
+    from agents.net import K_NET, feature_sizes, use_weights
     from agents.policy import resolve, table_aux
     from engines.protocol.kernels import call_literal
     from engines.protocol import GAME_IDS, core_of, game_class
@@ -153,8 +158,9 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     gid = GAME_IDS[game]
     batch = int(seed.spawn_key[0]) if seed.spawn_key else 0
     words = chance.game_seeds(int(seed.generate_state(1, dtype=np.uint64)[0]), n_games)
+    S, F = feature_sizes(game)
     parts: dict[str, list] = {k: [] for k in ("x_idx", "x_val", "x_len", "legal", "q", "dec",
-                                              "game")}
+                                              "game", "fs", "fa")}
     cap = 256
     for g in range(n_games):
         while True:
@@ -164,8 +170,11 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
             leg = np.empty((cap, C.MAX_LEGAL), dtype=np.int32)
             q = np.empty((cap, C.MAX_LEGAL), dtype=np.float32)
             dec = np.empty((cap, 7), dtype=np.int64)
+            fs = np.zeros((cap, S), dtype=np.float32)
+            fa = np.zeros((cap, C.MAX_LEGAL, F), dtype=np.float32)
             d = call_literal(record_game, gid, cfg, words[g], t_params, s_kind, s_params,
-                             int(h_kinds[0]), h_rows[0], aux, x_idx, x_val, x_ptr, leg, q, dec)
+                             int(h_kinds[0]), h_rows[0], aux, x_idx, x_val, x_ptr, leg, q, dec,
+                             fs, fa)
             if d >= 0:
                 break
             cap *= 2
@@ -177,6 +186,8 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
         parts["q"].append(q[:d])
         parts["dec"].append(dec[:d])
         parts["game"].append(np.full(d, g, dtype=np.int32))
+        parts["fs"].append(fs[:d])
+        parts["fa"].append(fa[:d][np.arange(C.MAX_LEGAL)[None, :] < dec[:d, 4:5]])
     if batch >= MAX_BATCHES:  # the runner's compile-first game (outside its batches): no file
         return {"games": n_games, "decisions": 0}
     arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}

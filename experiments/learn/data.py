@@ -32,7 +32,9 @@ class Dataset:
     ``q`` ``float32 (N, L)`` the teacher's action values; ``dec`` ``int16 (N, 7)`` (player
     count, seat, teacher's choice, action played, legal count, step, the heuristic's choice);
     ``group`` ``int64 (N,)`` a game id unique across files (held-out splits are by game); ``meta``:
-    each folder's ``meta.json``."""
+    each folder's ``meta.json``; for a game with action features, ``fs`` ``float32 (N, S)``
+    the state features, ``fa`` ``float32 (M, F)`` the features of every legal action (decision
+    ``i``'s rows ``fa_ptr[i]:fa_ptr[i + 1]``, its legal actions in order)."""
 
     x_idx: np.ndarray
     x_val: np.ndarray
@@ -42,6 +44,37 @@ class Dataset:
     dec: np.ndarray
     group: np.ndarray
     meta: list
+    fs: np.ndarray | None = None
+    fa: np.ndarray | None = None
+    fa_ptr: np.ndarray | None = None
+
+    def __post_init__(self):
+        n = int(self.dec.shape[0])
+        if self.fs is None:
+            self.fs = np.zeros((n, 0), dtype=np.float32)
+        if self.fa is None:
+            self.fa = np.zeros((0, 0), dtype=np.float32)
+        if self.fa_ptr is None:
+            self.fa_ptr = np.zeros(n + 1, dtype=np.int64)
+            if self.fa.shape[1] > 0:
+                np.cumsum(self.dec[:, 4].astype(np.int64), out=self.fa_ptr[1:])
+
+    @property
+    def has_features(self) -> bool:
+        """True if the decisions carry action features (:mod:`agents.contract`)."""
+        return self.fa.shape[1] > 0
+
+    def action_features(self, rows: np.ndarray, L: int) -> np.ndarray:
+        """``float32 (len(rows), L, F)``: the action features of decisions ``rows``, one row
+        per legal action in order, zero padded to ``L`` actions."""
+        rows = np.asarray(rows, dtype=np.int64)
+        n = self.fa_ptr[rows + 1] - self.fa_ptr[rows]
+        out = np.zeros((rows.size, L, self.fa.shape[1]), dtype=np.float32)
+        j = np.arange(L)[None, :]
+        m = j < n[:, None]
+        src = (self.fa_ptr[rows][:, None] + j)[m]
+        out[m] = self.fa[src]
+        return out
 
     @property
     def n(self) -> int:
@@ -60,8 +93,14 @@ class Dataset:
         ptr = np.zeros(rows.size + 1, dtype=np.int64)
         np.cumsum(lens, out=ptr[1:])
         src = np.repeat(self.x_ptr[rows] - ptr[:-1], lens) + np.arange(ptr[-1])
+        fa = None
+        if self.has_features:
+            fl = self.fa_ptr[rows + 1] - self.fa_ptr[rows]
+            fsrc = np.repeat(self.fa_ptr[rows] - np.concatenate([[0], np.cumsum(fl)[:-1]]),
+                             fl) + np.arange(int(fl.sum()))
+            fa = self.fa[fsrc]
         return Dataset(self.x_idx[src], self.x_val[src], ptr, self.legal[rows], self.q[rows],
-                       self.dec[rows], self.group[rows], self.meta)
+                       self.dec[rows], self.group[rows], self.meta, self.fs[rows], fa)
 
 
 def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dataset:
@@ -71,7 +110,8 @@ def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dat
     these player counts (None: all). Raises ``ValueError`` naming a folder without data, or
     folders of different games or layouts."""
     folders = [Path(f) for f in ([folders] if isinstance(folders, (str, Path)) else folders)]
-    metas, parts = [], {k: [] for k in ("x_idx", "x_val", "x_len", "legal", "q", "dec", "game")}
+    metas, parts = [], {k: [] for k in ("x_idx", "x_val", "x_len", "legal", "q", "dec", "game",
+                                        "fs", "fa")}
     groups = []
     total = 0
     base = 0
@@ -94,6 +134,9 @@ def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dat
                 part = {k: z[k] for k in z.files}
             if part["dec"].shape[0] == 0:
                 continue
+            n_dec = part["dec"].shape[0]
+            part.setdefault("fs", np.zeros((n_dec, 0), dtype=np.float32))
+            part.setdefault("fa", np.zeros((0, 0), dtype=np.float32))
             for k in parts:
                 parts[k].append(part[k])
             groups.append(part["game"].astype(np.int64) + base)
@@ -108,7 +151,8 @@ def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dat
     ds = Dataset(np.concatenate(parts["x_idx"]), np.concatenate(parts["x_val"]), ptr,
                  np.concatenate([a[:, :L] for a in parts["legal"]]),
                  np.concatenate([a[:, :L] for a in parts["q"]]), np.concatenate(parts["dec"]),
-                 np.concatenate(groups), metas)
+                 np.concatenate(groups), metas, np.concatenate(parts["fs"]),
+                 np.concatenate(parts["fa"]) if parts["fa"][0].shape[1] else None)
     if max_decisions is not None and ds.n > max_decisions:
         ds = ds.subset(np.arange(max_decisions))
     return ds
@@ -200,16 +244,27 @@ def encode(ds: Dataset, fmap: dict, tensor_size: int):
 
 def from_states(game: str, items) -> Dataset:
     """A :class:`Dataset` of given decisions, without teacher labels: ``items`` are
-    ``(state, player, legal, prior_choice)`` (a state array of ``game``, the seat to act, its
-    legal actions, the prior policy's choice or -1). For checking a model on recorded states
-    (the compiled inference against the training library's forward pass)."""
+    ``(state, player, legal, prior_choice)`` or ``(state, player, legal, prior_choice,
+    memory)`` (a state array of ``game``, the seat to act, its legal actions, the prior
+    policy's choice or -1, the seat's memory: zeros if left out). For a game with action
+    features they are computed as the compiled ``net`` does (the heuristic's default
+    parameters). For checking a model on recorded states (the compiled inference against the
+    training library's forward pass)."""
+    from agents.contract import contract
+    from agents.policy import resolve
     from engines.protocol import core_of
+    from engines.protocol.chance import SEAT_WORDS
 
     C = core_of(game)
     T = int(C.TENSOR_SIZE)
-    idx, val, lens, legs, decs = [], [], [], [], []
+    hooks = contract(game)
+    S, F = len(hooks.state_feature_names), len(hooks.action_feature_names)
+    idx, val, lens, legs, decs, fss, fas = [], [], [], [], [], [], []
     L = max(len(it[2]) for it in items)
-    for s, p, legal, hc in items:
+    for it in items:
+        s, p, legal, hc = it[:4]
+        mem = np.asarray(it[4], dtype=np.int64) if len(it) > 4 else np.zeros(SEAT_WORDS,
+                                                                             np.int64)
         x = np.zeros(T, dtype=np.float32)
         C.observation_tensor(s, int(p), x)
         nz = np.flatnonzero(x)
@@ -220,9 +275,19 @@ def from_states(game: str, items) -> Dataset:
         row[:len(legal)] = legal
         legs.append(row)
         decs.append([int(C.num_players(s)), int(p), -1, -1, len(legal), 0, int(hc)])
+        if F:
+            n_players = int(C.num_players(s))
+            h = resolve(game, "heuristic", n_players)[1][0]
+            fs = np.zeros(S, np.float32)
+            fa = np.zeros((len(legal), F), np.float32)
+            hooks.action_features(s, int(p), np.asarray(legal, np.int64), len(legal), h, mem,
+                                  fs, fa)
+            fss.append(fs)
+            fas.append(fa)
     ptr = np.zeros(len(items) + 1, dtype=np.int64)
     np.cumsum(lens, out=ptr[1:])
     n = len(items)
     return Dataset(np.concatenate(idx), np.concatenate(val), ptr, np.array(legs),
                    np.zeros((n, L), np.float32), np.array(decs, dtype=np.int16),
-                   np.arange(n, dtype=np.int64), [{"game": game}])
+                   np.arange(n, dtype=np.int64), [{"game": game}],
+                   np.array(fss) if F else None, np.concatenate(fas) if F else None)

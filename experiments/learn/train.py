@@ -21,12 +21,15 @@ __all__ = ["TrainSettings", "train", "save_weights", "accuracy"]
 
 DEFAULTS = {"h1": 256, "h2": 128, "epochs": 4, "batch": 512, "lr": 1e-3, "tau": 0.1,
             "mix": 0.5, "holdout": 0.05, "seed": 0, "weight_decay": 1e-5, "prior": 1,
-            "regret": 0.0}
+            "regret": 0.0, "model": "auto"}
 """Training settings (:func:`train`): hidden sizes, epochs, minibatch size, Adam learning rate
 (cosine decay to 5% over the run), target temperature ``tau`` (teacher value units) and mix
 (:func:`experiments.learn.model.targets`), held-out share of games, seed, AdamW decay,
 ``prior`` 1: the heuristic's choice is an input (:mod:`agents.net`), 0: the tensor only;
-``regret``: weight of the expected-regret term (:func:`experiments.learn.model.loss_fn`)."""
+``regret``: weight of the expected-regret term (:func:`experiments.learn.model.loss_fn`);
+``model``: ``tensor`` (format 1, :mod:`experiments.learn.model`), ``features`` (format 2 on
+the game's action features, :mod:`experiments.learn.train_features`) or ``auto`` (features
+when the data carry them)."""
 TrainSettings = dict
 
 
@@ -84,11 +87,23 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
     except ImportError:
         raise ValueError("training needs the learn extra: pip install 'boardlab[learn]' "
                          "(jax, optax)") from None
+    if st["model"] not in ("auto", "tensor", "features"):
+        raise ValueError(f"model {st['model']!r}: expected auto, tensor or features")
+    if st["model"] == "features" and not ds.has_features:
+        raise ValueError(f"model 'features': the data of {ds.game} carry no action features")
     from engines.protocol import core_of
     from experiments.io import code_version
     from experiments.learn.model import init_params, loss_fn, targets, to_numpy
 
     t0 = time.time()
+    if ds.has_features and st["model"] != "tensor":
+        from experiments.learn.train_features import train_features
+
+        tr, ho = _split(ds, st["holdout"], st["seed"])
+        w, info = train_features(ds, st, tr, ho, log=log)
+        info.update(settings=st, code_version=code_version(), jax=jax.__version__,
+                    optax=optax.__version__, data=_data_info(ds))
+        return w, info
     C = core_of(ds.game)
     T, A = int(C.TENSOR_SIZE), int(C.NUM_DISTINCT_ACTIONS)
     tr, ho = _split(ds, st["holdout"], st["seed"])
@@ -140,21 +155,29 @@ def train(ds: Dataset, settings: dict | None = None, log=print) -> tuple[dict, d
             "heldout_decisions": int(ho.size), "feature_rows": int(fmap["rows"]),
             "history": hist, "train_seconds": round(time.time() - t0, 1),
             "code_version": code_version(), "jax": jax.__version__, "optax": optax.__version__,
-            "data": [{k: m.get(k) for k in ("teacher", "student", "players", "games_per_count",
-                                            "seed", "code_version", "config")}
-                     for m in ds.meta]}
+            "data": _data_info(ds)}
     return w, info
+
+
+def _data_info(ds: Dataset) -> list:
+    """What a model card records of each collection folder of ``ds``."""
+    return [{k: m.get(k) for k in ("teacher", "student", "players", "games_per_count", "seed",
+                                   "code_version", "config")} for m in ds.meta]
 
 
 def save_weights(path, game: str, weights: dict, info: dict) -> Path:
     """Write a weights file of :mod:`agents.net` (``np.savez_compressed``; float32 arrays,
     ``meta`` JSON with the format, the layout signature and ``info``) and return its path;
     checks it loads (:func:`agents.net.load`)."""
-    from agents.net import ARRAYS, FORMAT, layout_signature, load
+    from agents.net import ARRAYS, ARRAYS2, FORMAT, FORMAT2, layout_signature, load
 
-    prior = "heuristic" if info.get("settings", {}).get("prior", 1) else ""
-    meta = {"format": FORMAT, **layout_signature(game), "prior": prior, "info": info}
-    arrays = {k: weights[k] for k in ARRAYS}
+    if info.get("model") == "features":
+        meta = {"format": FORMAT2, **layout_signature(game), "prior": "", "info": info}
+        arrays = {k: weights[k] for k in ARRAYS2}
+    else:
+        prior = "heuristic" if info.get("settings", {}).get("prior", 1) else ""
+        meta = {"format": FORMAT, **layout_signature(game), "prior": prior, "info": info}
+        arrays = {k: weights[k] for k in ARRAYS}
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(p, meta=np.array(json.dumps(meta, default=float)), **arrays)

@@ -37,3 +37,21 @@ def save(path, weights: dict, meta: dict):
     """Write ``weights`` and ``meta`` as a weights file at ``path``."""
     np.savez(path, meta=np.array(json.dumps(meta)), **weights)
     return path
+
+
+def tiny_weights2(game: str, seed: int = 0, h1: int = 8, h2: int = 4):
+    """Random weights of format 2 (:data:`agents.net.ARRAYS2`, the network on the game's
+    action features) for ``game``."""
+    from agents.net import FORMAT2, feature_sizes
+
+    S, F = feature_sizes(game)
+    rng = np.random.default_rng(seed)
+    w = {"W1": rng.standard_normal((S + F, h1)).astype(np.float32),
+         "b1": rng.standard_normal(h1).astype(np.float32),
+         "W2": rng.standard_normal((h1, h2)).astype(np.float32),
+         "b2": rng.standard_normal(h2).astype(np.float32),
+         "w3": rng.standard_normal(h2).astype(np.float32),
+         "b3": rng.standard_normal(1).astype(np.float32),
+         "wl": rng.standard_normal(S + F).astype(np.float32)}
+    meta = {"format": FORMAT2, **layout_signature(game), "prior": "", "info": {}}
+    return w, meta

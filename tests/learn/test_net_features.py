@@ -1,0 +1,191 @@
+"""``net`` format 2: the network on a game's action features (River Rats,
+``agents/river_rats_features.py``): the features' fairness, the compiled inference against the
+JAX forward pass, weights checks, the action-features hook of the contract and a tiny
+training run (JAX tests skip without the learn extra)."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+
+from agents.contract import check_module
+from agents.net import feature_sizes, load, net_logits, use_weights
+from agents.policy import Agent, table_aux
+from agents.river_rats_features import K_WORLDS, action_features
+from engines.protocol import GAME_IDS
+from engines.protocol.kernels import call_literal
+from tests.learn.helpers import save, tiny_weights2
+from tests.learn.test_net import _decisions
+
+GAME = "river_rats"
+
+
+@pytest.fixture
+def tiny2(tmp_path):
+    """River Rats' ``net`` on small random format-2 weights for the test, then back."""
+    w, meta = tiny_weights2(GAME, seed=7)
+    p = save(tmp_path / "rr2.npz", w, meta)
+    use_weights(GAME, p)
+    yield p
+    use_weights(GAME, None)
+
+
+def _features(st, p, legal):
+    from agents.river_rats import DEFAULT_PARAMS
+
+    S, F = feature_sizes(GAME)
+    fs = np.zeros(S, np.float32)
+    fa = np.zeros((len(legal), F), np.float32)
+    mem = st.seat_memory[p].copy()
+    action_features(st.state, p, legal, len(legal), DEFAULT_PARAMS, mem, fs, fa)
+    assert np.array_equal(mem, st.seat_memory[p])  # the seat memory is read, not changed
+    return fs, fa
+
+
+@pytest.mark.parametrize("n_players", [1, 4])
+def test_action_features_see_only_the_players_information(n_players):
+    """The features of a decision are the same on determinized worlds (the other hands, the
+    deck, the Rat's face-down cards dealt anew) with the same seat memory."""
+    for i, (st, p, legal) in enumerate(_decisions(GAME, n_players, 21, "heuristic", 30)):
+        fs, fa = _features(st, p, legal)
+        for k in range(2):
+            d = st.determinize(p, 500 + 10 * i + k)
+            d.seat_memory[:] = st.seat_memory
+            fs2, fa2 = _features(d, p, legal)
+            assert np.array_equal(fs, fs2) and np.array_equal(fa, fa2)
+
+
+def test_action_features_name_the_kind_and_the_heuristics_choice():
+    from agents.river_rats import ACTION_FEATURE_NAMES, DEFAULT_PARAMS, heuristic_policy
+
+    col = {n: i for i, n in enumerate(ACTION_FEATURE_NAMES)}
+    for st, p, legal in _decisions(GAME, 4, 3, "heuristic", 40):
+        fs, fa = _features(st, p, legal)
+        assert np.all(fa[:, :21].sum(1) == 1)  # one kind per action
+        assert np.array_equal(np.argmax(fa[:, :21], 1), legal >> 6)
+        mem = st.seat_memory[p].copy()
+        h = heuristic_policy(st.state, p, legal, len(legal), DEFAULT_PARAMS, mem)
+        assert fa[list(legal).index(h), col["heuristic_choice"]] == 1.0
+        assert fa[:, col["heuristic_choice"]].sum() == 1.0
+        assert np.all(fa[:, col["value_gap"]] <= 0) and fa[:, col["value_gap"]].max() == 0
+        # showdown chances are shares of the sampled worlds
+        w = fa[:, col["win_chance"]] * K_WORLDS
+        assert np.allclose(w, np.round(w), atol=1e-4) and np.all((w >= 0) & (w <= K_WORLDS))
+
+
+def test_net_format2_plays_legal_and_fair(tiny2):
+    agent = Agent(GAME, "net")
+    for i, (st, p, legal) in enumerate(_decisions(GAME, 4, 11, "heuristic", 40)):
+        a = agent(st)
+        assert a in legal
+        d = st.determinize(p, 900 + i)
+        d.seat_memory[:] = st.seat_memory
+        assert agent(d) == a
+
+
+def test_compiled_format2_equals_the_jax_forward_pass(tiny2):
+    pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    from experiments.learn.data import from_states
+    from experiments.learn.model_features import forward
+
+    w = load(tiny2, GAME)
+    params = Agent(GAME, "net").params
+    items, compiled = [], []
+    for st, p, legal in _decisions(GAME, 4, 3, "heuristic", 30):
+        z = np.zeros(len(legal))
+        mem = st.seat_memory[p].copy()
+        assert call_literal(net_logits, GAME_IDS[GAME], st.state, p, legal, len(legal), params,
+                            table_aux(GAME, st.config), mem, z)
+        items.append((st.state, p, legal, -1, st.seat_memory[p]))
+        compiled.append(z)
+    ds = from_states(GAME, items)
+    L = ds.legal.shape[1]
+    ref = np.asarray(forward({k: jnp.asarray(w[k]) for k in ("W1", "b1", "W2", "b2", "w3",
+                                                              "b3", "wl")},
+                             jnp.asarray(ds.fs), jnp.asarray(ds.action_features(
+                                 np.arange(ds.n), L)), ds.legal.astype(np.int32)))
+    for i, z in enumerate(compiled):
+        k = len(z)
+        np.testing.assert_allclose(z, ref[i, :k], rtol=1e-4, atol=1e-3)
+        assert int(np.argmax(z)) == int(np.argmax(ref[i, :k]))
+
+
+def test_bad_format2_files_are_one_line_errors(tmp_path):
+    w, meta = tiny_weights2(GAME)
+    bad = {
+        "features": (dict(meta, features="0123456789abcdef"), w, "action features"),
+        "shapes": (meta, dict(w, W1=w["W1"][:-1]), "inconsistent shapes"),
+        "missing": (meta, {k: v for k, v in w.items() if k != "wl"}, "missing arrays wl"),
+        "nan": (meta, dict(w, b2=w["b2"] * np.nan), "non-finite"),
+    }
+    for what, (m, ww, msg) in bad.items():
+        p = save(tmp_path / f"{what}.npz", ww, m)
+        with pytest.raises(ValueError, match=msg) as e:
+            load(p, GAME)
+        assert "\n" not in str(e.value) and p.name in str(e.value), what
+    p = save(tmp_path / "lure2.npz", w, dict(meta, game="lure"))
+    with pytest.raises(ValueError, match="does not offer") as e:
+        load(p, "lure")
+    assert "\n" not in str(e.value)
+
+
+def test_the_contract_wants_the_whole_features_group():
+    import agents.river_rats as mod
+
+    part = types.ModuleType("agents.fake")
+    for k in ("SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS",
+              "action_features", "STATE_FEATURE_NAMES"):
+        setattr(part, k, getattr(mod, k))
+    with pytest.raises(ValueError, match="missing hook ACTION_FEATURE_NAMES") as e:
+        check_module(GAME, part)
+    assert "\n" not in str(e.value)
+    assert check_module(GAME, mod).action_features is mod.action_features
+
+
+def _synthetic2(n=2000, seed=0):
+    """Decisions with action features whose teacher picks the action with feature 2 set (one
+    per decision, among random others): a target a small model learns in seconds."""
+    from experiments.learn.data import Dataset
+
+    rng = np.random.default_rng(seed)
+    L, S, F = 4, 3, 5
+    legal = np.sort(np.array([rng.choice(40, size=L, replace=False) for _ in range(n)]), 1)
+    pos = rng.integers(0, L, n)
+    fa = rng.random((n, L, F)).astype(np.float32)
+    fa[:, :, 2] = 0.0
+    fa[np.arange(n), pos, 2] = 1.0
+    choice = legal[np.arange(n), pos]
+    q = (legal == choice[:, None]).astype(np.float32)
+    dec = np.stack([np.full(n, 4), np.zeros(n), choice, choice, np.full(n, L), np.zeros(n),
+                    legal[:, 0]], axis=1).astype(np.int16)
+    return Dataset(np.zeros(n, np.int16), np.ones(n, np.float32), np.arange(n + 1),
+                   legal.astype(np.int16), q, dec, np.arange(n),
+                   [{"game": GAME, "teacher": "synthetic", "student": "", "players": [4],
+                     "games_per_count": n, "seed": seed}],
+                   rng.random((n, S)).astype(np.float32), fa.reshape(n * L, F))
+
+
+def test_dataset_keeps_each_decisions_action_features():
+    ds = _synthetic2(50)
+    sub = ds.subset(np.array([3, 7, 8]))
+    full = ds.action_features(np.array([3, 7, 8]), 4)
+    assert np.array_equal(sub.action_features(np.arange(3), 4), full)
+    assert np.array_equal(sub.fs, ds.fs[[3, 7, 8]])
+
+
+def test_tiny_format2_training_learns_a_known_target_and_is_reproducible():
+    pytest.importorskip("jax")
+    pytest.importorskip("optax")
+    from experiments.learn.train import train
+
+    ds = _synthetic2()
+    st = {"h1": 8, "h2": 8, "epochs": 4, "batch": 100, "lr": 0.01, "mix": 0.0,
+          "holdout": 0.2, "seed": 3}
+    w1, info = train(ds, st, log=lambda *_: None)
+    assert info["model"] == "features" and info["history"][-1]["agree"] > 0.95
+    w2, _ = train(ds, st, log=lambda *_: None)
+    assert all(np.array_equal(w1[k], w2[k]) for k in w1)
