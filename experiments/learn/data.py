@@ -64,6 +64,14 @@ class Dataset:
         """True if the decisions carry action features (:mod:`agents.contract`)."""
         return self.fa.shape[1] > 0
 
+    def action_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``int64``: the rows of :attr:`fa` of decisions ``rows``, in order (each decision's
+        legal actions in order)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        lens = self.fa_ptr[rows + 1] - self.fa_ptr[rows]
+        start = np.cumsum(lens) - lens
+        return np.repeat(self.fa_ptr[rows] - start, lens) + np.arange(int(lens.sum()))
+
     def action_features(self, rows: np.ndarray, L: int) -> np.ndarray:
         """``float32 (len(rows), L, F)``: the action features of decisions ``rows``, one row
         per legal action in order, zero padded to ``L`` actions."""
@@ -95,10 +103,7 @@ class Dataset:
         src = np.repeat(self.x_ptr[rows] - ptr[:-1], lens) + np.arange(ptr[-1])
         fa = None
         if self.has_features:
-            fl = self.fa_ptr[rows + 1] - self.fa_ptr[rows]
-            fsrc = np.repeat(self.fa_ptr[rows] - np.concatenate([[0], np.cumsum(fl)[:-1]]),
-                             fl) + np.arange(int(fl.sum()))
-            fa = self.fa[fsrc]
+            fa = self.fa[self.action_rows(rows)]
         return Dataset(self.x_idx[src], self.x_val[src], ptr, self.legal[rows], self.q[rows],
                        self.dec[rows], self.group[rows], self.meta, self.fs[rows], fa)
 

@@ -24,10 +24,7 @@ def standardization(ds: Dataset, rows: np.ndarray) -> tuple[np.ndarray, np.ndarr
     decisions ``rows`` and of the action features over their legal actions (a spread below
     1e-3, a constant feature, counts as 1)."""
     fs = ds.fs[rows].astype(np.float64)
-    lens = ds.fa_ptr[rows + 1] - ds.fa_ptr[rows]
-    src = np.repeat(ds.fa_ptr[rows], lens) + (np.arange(int(lens.sum()))
-                                              - np.repeat(np.cumsum(lens) - lens, lens))
-    fa = ds.fa[src].astype(np.float64)
+    fa = ds.fa[ds.action_rows(rows)].astype(np.float64)
     mu = np.concatenate([fs.mean(0), fa.mean(0)])
     sd = np.concatenate([fs.std(0), fa.std(0)])
     sd[sd < 1e-3] = 1.0
