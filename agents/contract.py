@@ -42,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 __all__ = ["AgentsContract", "contract", "check_module", "REQUIRED", "SEARCH_GROUP",
-           "FEATURES_GROUP"]
+           "FEATURES_GROUP", "lazy_feature_hooks"]
 
 REQUIRED = ("SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS")
 """The hooks every ``agents/<game>.py`` defines."""
@@ -50,6 +50,22 @@ SEARCH_GROUP = ("leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT")
 """The hooks a game with search agents defines together."""
 FEATURES_GROUP = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES")
 """The hooks a game with action features (``net`` format 2) defines together."""
+
+
+def lazy_feature_hooks(owner: str, features: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` (PEP 562) for the agents module ``owner`` that serves the
+    action-features group (:data:`FEATURES_GROUP`) from the module ``features`` (a name such as
+    ``"agents.recurring_features"``), imported on first use: the features build on the owner's
+    heuristic, so they live in their own module, and either may be imported first. Any other
+    missing name raises ``AttributeError`` as usual."""
+    import importlib
+
+    def __getattr__(name: str):
+        if name in FEATURES_GROUP:
+            return getattr(importlib.import_module(features), name)
+        raise AttributeError(f"module {owner!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 @dataclass(frozen=True)

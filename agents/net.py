@@ -50,6 +50,7 @@ from numba import literally, njit, types
 from numba.extending import overload
 
 from agents.search import g_act_base
+from agents.stack_arrays import stack_f32
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
@@ -80,6 +81,12 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 _HEADER = 16
 _MAGIC = 7.0431
 _MAGIC2 = 7.0432
+_FS_STACK = 256
+_FA_STACK = 8192
+_H_STACK = 256
+"""Format 2's scratch arrays live on the stack (:mod:`agents.stack_arrays`: no allocation per
+decision) up to these sizes (state features; legal actions x action features; hidden units),
+and on the heap beyond them."""
 _override: dict[str, str] = {}
 _blobs: dict[str, np.ndarray] = {}
 
@@ -380,11 +387,24 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
     i0 += H2
     b3 = f[i0]
     wl = f[i0 + 1:i0 + 1 + D]
-    fs = np.empty(S, dtype=np.float32)
-    fa = np.empty((n_legal, F), dtype=np.float32)
-    if not g_action_features(game, s, player, legal, n_legal, params, rng, fs, fa):
+    fs = stack_f32(_FS_STACK)
+    if S > _FS_STACK:
+        fs = np.empty(S, dtype=np.float32)
+    fa_flat = stack_f32(_FA_STACK)
+    if n_legal * F > _FA_STACK:
+        fa_flat = np.empty(n_legal * F, dtype=np.float32)
+    fa = fa_flat[:n_legal * F].reshape((n_legal, F))
+    if not g_action_features(game, s, player, legal, n_legal, params, rng, fs[:S], fa):
         return False
-    h0 = b1.copy()
+    h0 = stack_f32(_H_STACK)
+    h1 = stack_f32(_H_STACK)
+    h2 = stack_f32(_H_STACK)
+    if H1 > _H_STACK or H2 > _H_STACK:
+        h0 = np.empty(max(H1, H2), dtype=np.float32)
+        h1 = np.empty(max(H1, H2), dtype=np.float32)
+        h2 = np.empty(max(H1, H2), dtype=np.float32)
+    for k in range(H1):
+        h0[k] = b1[k]
     lin0 = np.float32(b3)
     for i in range(S):
         x = fs[i]
@@ -392,8 +412,6 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
             lin0 += x * wl[i]
             for k in range(H1):
                 h0[k] += x * W1[i, k]
-    h1 = np.empty(H1, dtype=np.float32)
-    h2 = np.empty(H2, dtype=np.float32)
     for j in range(n_legal):
         z = lin0
         for k in range(H1):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
 from engines.protocol import chance
@@ -174,3 +175,9 @@ def leaf_value(s, w, out):
             v += w[2] * s[C.EMPTIED + p]
         out[p] = v
     relative_to_mean(out, n)
+
+
+# The action features of the learned policy (format 2 of agents.net): the optional hook group
+# of agents.contract, defined in agents/recurring_features.py (which builds on this module's
+# heuristic score) and loaded on first use, so either module may be imported first.
+__getattr__ = lazy_feature_hooks(__name__, "agents.recurring_features")

@@ -43,7 +43,7 @@ collective hand as it is, and with each card of the hand or market added, memoiz
 decision). :func:`score` computes a plan's completion chance only when the plan could still
 raise the best value found so far, reads the chance per slot of a suit or rank when first
 needed, and takes the powers of those chances from tables at the default parameters. Work
-arrays live on the stack (:mod:`agents.river_rats_intrinsics`). Every value is computed by the
+arrays live on the stack (:mod:`agents.stack_arrays`). Every value is computed by the
 same floating-point operations in the same order as before, so the policies play exactly the
 same games (``tests/river_rats/test_heuristic_same_games.py``); the benchmark
 ``benchmarks/river_rats_heuristic.py`` times them against the code before the change.
@@ -54,8 +54,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
-from agents.river_rats_intrinsics import stack_f64, stack_i64
+from agents.stack_arrays import stack_f64, stack_i64
 from engines.protocol.bits import high_bit, popcount
 from engines.protocol.chance import rand_below
 from engines.poker import eval_hand
@@ -994,13 +995,4 @@ def leaf_value(s, w, out):
 # The action features of the learned policy (format 2 of agents.net): the optional hook group
 # of agents.contract, defined in agents/river_rats_features.py (which builds on this module's
 # valuation) and loaded on first use, so either module may be imported first.
-_FEATURE_HOOKS = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES")
-
-
-def __getattr__(name: str):
-    """The action-features hooks of :mod:`agents.river_rats_features`, loaded on first use."""
-    if name in _FEATURE_HOOKS:
-        import agents.river_rats_features as features
-
-        return getattr(features, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_feature_hooks(__name__, "agents.river_rats_features")

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from agents import river_rats as H
-from agents.river_rats_intrinsics import stack_f64, stack_i64
+from agents.stack_arrays import stack_f64, stack_i64
 from engines.poker import RULES_STANDARD, eval_at
 from engines.protocol.chance import rand_below
 from engines.river_rats import core as C

@@ -38,8 +38,8 @@ def write_card(weights, evaluation: list[dict] | None = None, notes: str = "") -
                    "per-action features)",
                    f"- Network: one scorer for every legal action, {sizes['W1'][0]} inputs -> "
                    f"{sizes['W1'][1]} -> {sizes['W2'][1]} -> 1 (ReLU) plus a linear skip; the "
-                   "features include the heuristic's value of each action and a showdown "
-                   "chance on sampled worlds (agents/<game>_features.py)"]
+                   "features include the heuristic's value of each action "
+                   f"(agents/{meta.get('game')}_features.py)"]
     else:
         network = [f"- File: `{p.name}` ({p.stat().st_size / 1e6:.2f} MB), format "
                    f"`{meta.get('format')}`, tensor layout `{meta.get('layout')}` "

@@ -1,7 +1,9 @@
 """``net`` format 2: the network on a game's action features (River Rats,
-``agents/river_rats_features.py``): the features' fairness, the compiled inference against the
-JAX forward pass, weights checks, the action-features hook of the contract and a tiny
-training run (JAX tests skip without the learn extra)."""
+``agents/river_rats_features.py``; ReCURRRing, ``agents/recurring_features.py``; Rats,
+``agents/rats_features.py``): the
+features' fairness and meaning, the compiled inference against the JAX forward pass, weights
+checks, the action-features hook of the contract and a tiny training run (JAX tests skip
+without the learn extra)."""
 
 from __future__ import annotations
 
@@ -10,50 +12,55 @@ import types
 import numpy as np
 import pytest
 
-from agents.contract import check_module
+from agents.contract import check_module, contract
 from agents.net import feature_sizes, load, net_logits, use_weights
-from agents.policy import Agent, table_aux
-from agents.river_rats_features import K_WORLDS, action_features
+from agents.policy import Agent, get_spec, table_aux
+from agents.river_rats_features import K_WORLDS
 from engines.protocol import GAME_IDS
 from engines.protocol.kernels import call_literal
 from tests.learn.helpers import save, tiny_weights2
 from tests.learn.test_net import _decisions
 
 GAME = "river_rats"
+FEATURE_GAMES = ("river_rats", "recurring", "rats")
+"""The games whose agents offer action features (the contract's optional group)."""
 
 
-@pytest.fixture
-def tiny2(tmp_path):
-    """River Rats' ``net`` on small random format-2 weights for the test, then back."""
-    w, meta = tiny_weights2(GAME, seed=7)
-    p = save(tmp_path / "rr2.npz", w, meta)
-    use_weights(GAME, p)
-    yield p
-    use_weights(GAME, None)
+@pytest.fixture(params=FEATURE_GAMES)
+def tiny2(request, tmp_path):
+    """``(game, path)``: the game's ``net`` on small random format-2 weights for the test,
+    then back."""
+    game = request.param
+    w, meta = tiny_weights2(game, seed=7)
+    p = save(tmp_path / f"{game}2.npz", w, meta)
+    use_weights(game, p)
+    yield game, p
+    use_weights(game, None)
 
 
-def _features(st, p, legal):
-    from agents.river_rats import DEFAULT_PARAMS
-
-    S, F = feature_sizes(GAME)
+def _features(st, p, legal, game=GAME):
+    S, F = feature_sizes(game)
     fs = np.zeros(S, np.float32)
     fa = np.zeros((len(legal), F), np.float32)
     mem = st.seat_memory[p].copy()
-    action_features(st.state, p, legal, len(legal), DEFAULT_PARAMS, mem, fs, fa)
+    params = np.asarray(get_spec(game, "heuristic").default_params, dtype=np.float64)
+    contract(game).action_features(st.state, p, legal, len(legal), params, mem, fs, fa)
     assert np.array_equal(mem, st.seat_memory[p])  # the seat memory is read, not changed
     return fs, fa
 
 
-@pytest.mark.parametrize("n_players", [1, 4])
-def test_action_features_see_only_the_players_information(n_players):
+@pytest.mark.parametrize("game,n_players", [("river_rats", 1), ("river_rats", 4),
+                                            ("recurring", 3), ("recurring", 5),
+                                            ("rats", 2), ("rats", 4)])
+def test_action_features_see_only_the_players_information(game, n_players):
     """The features of a decision are the same on determinized worlds (the other hands, the
     deck, the Rat's face-down cards dealt anew) with the same seat memory."""
-    for i, (st, p, legal) in enumerate(_decisions(GAME, n_players, 21, "heuristic", 30)):
-        fs, fa = _features(st, p, legal)
+    for i, (st, p, legal) in enumerate(_decisions(game, n_players, 21, "heuristic", 30)):
+        fs, fa = _features(st, p, legal, game)
         for k in range(2):
             d = st.determinize(p, 500 + 10 * i + k)
             d.seat_memory[:] = st.seat_memory
-            fs2, fa2 = _features(d, p, legal)
+            fs2, fa2 = _features(d, p, legal, game)
             assert np.array_equal(fs, fs2) and np.array_equal(fa, fa2)
 
 
@@ -75,9 +82,78 @@ def test_action_features_name_the_kind_and_the_heuristics_choice():
         assert np.allclose(w, np.round(w), atol=1e-4) and np.all((w >= 0) & (w <= K_WORLDS))
 
 
+def test_recurring_features_say_what_may_beat_a_play():
+    """ReCURRRing ("Plays and their strength"): nothing beats the single 1 with one card, so
+    its may-beat-same is 0; "surely beaten" implies "may be beaten"; "safe" is neither; the
+    heuristic's choice and the pass are marked, and the number is one-hot."""
+    from agents.recurring import ACTION_FEATURE_NAMES, HEURISTIC_DEFAULT, heuristic_policy
+
+    col = {n: i for i, n in enumerate(ACTION_FEATURE_NAMES)}
+    nums = [col[f"number_{v}"] for v in range(1, 10)] + [col["number_R"]]
+    seen_one = 0
+    for seed in range(6):
+        for st, p, legal in _decisions("recurring", 4, seed, "heuristic", 80):
+            fs, fa = _features(st, p, legal, "recurring")
+            h = heuristic_policy(st.state, p, legal, len(legal),
+                                 np.asarray(HEURISTIC_DEFAULT), st.seat_memory[p].copy())
+            assert fa[list(legal).index(h), col["heuristic_choice"]] == 1.0
+            assert fa[:, col["heuristic_choice"]].sum() == 1.0
+            for a, row in zip(legal, fa):
+                assert row[col["pass"]] == (a == 0)
+                if a == 0:
+                    assert row[nums].sum() == 0
+                    continue
+                assert row[nums].sum() == 1 and row[nums[(a & 15) - 1]] == 1
+                may = row[col["may_beat_same"]] + row[col["may_beat_more"]]
+                # an opponent that surely beats the play may beat it one way or the other
+                assert row[col["surely_beaten"]] <= row[col["may_beat_same"]] \
+                    + row[col["may_beat_more"]]
+                assert row[col["safe"]] == (may == 0)
+                if a == 16 + 1:  # the single 1
+                    seen_one += 1
+                    assert row[col["may_beat_same"]] == 0
+    assert seen_one > 0
+
+
+def test_rats_features_describe_the_play_each_step_leads_to():
+    """Rats ("Tricks", "Who takes the trick"): a declaration carries the best lead of its kind
+    (a single has one card), a leader's step the best lead it still allows; a follower's card
+    is in the winning plan only when the player can take the trick, and a single that wins now
+    follows the led suit; the heuristic's choice is marked once."""
+    from agents.rats import ACTION_FEATURE_NAMES, STATE_FEATURE_NAMES
+
+    col = {n: i for i, n in enumerate(ACTION_FEATURE_NAMES)}
+    scol = {n: i for i, n in enumerate(STATE_FEATURE_NAMES)}
+    kinds = {"declare": 0, "build": 0, "follow": 0}
+    for seed in range(3):
+        for st, p, legal in _decisions("rats", 4, seed, "heuristic", 120):
+            fs, fa = _features(st, p, legal, "rats")
+            assert fa[:, col["heuristic_choice"]].sum() == 1.0
+            kind_cols = [col[k] for k in ("declare_single", "declare_set", "declare_seq",
+                                          "finish", "card")]
+            assert np.all(fa[:, kind_cols].sum(1) == 1)
+            if fs[scol["declare"]] == 1:
+                kinds["declare"] += 1
+                assert np.all(fa[:, col["lead_cards"]] > 0)
+                single = fa[:, col["declare_single"]] == 1
+                assert np.allclose(fa[single, col["lead_cards"]], 1 / 13)
+                assert fa[:, col["lead_score_gap"]].max() == 0
+            elif fs[scol["build"]] == 1:
+                kinds["build"] += 1
+                assert np.all(fa[:, col["lead_cards"]] > 0)
+            else:
+                kinds["follow"] += 1
+                if fs[scol["can_win_trick"]] == 0:
+                    assert fa[:, col["in_win_plan"]].sum() == 0
+                wins = fa[:, col["wins_now"]] == 1
+                assert np.all(fa[wins, col["follows_suit"]] == 1)
+    assert min(kinds.values()) > 0, kinds
+
+
 def test_net_format2_plays_legal_and_fair(tiny2):
-    agent = Agent(GAME, "net")
-    for i, (st, p, legal) in enumerate(_decisions(GAME, 4, 11, "heuristic", 40)):
+    game, _ = tiny2
+    agent = Agent(game, "net")
+    for i, (st, p, legal) in enumerate(_decisions(game, 4, 11, "heuristic", 40)):
         a = agent(st)
         assert a in legal
         d = st.determinize(p, 900 + i)
@@ -92,17 +168,18 @@ def test_compiled_format2_equals_the_jax_forward_pass(tiny2):
     from experiments.learn.data import from_states
     from experiments.learn.model_features import forward
 
-    w = load(tiny2, GAME)
-    params = Agent(GAME, "net").params
+    game, path = tiny2
+    w = load(path, game)
+    params = Agent(game, "net").params
     items, compiled = [], []
-    for st, p, legal in _decisions(GAME, 4, 3, "heuristic", 30):
+    for st, p, legal in _decisions(game, 4, 3, "heuristic", 30):
         z = np.zeros(len(legal))
         mem = st.seat_memory[p].copy()
-        assert call_literal(net_logits, GAME_IDS[GAME], st.state, p, legal, len(legal), params,
-                            table_aux(GAME, st.config), mem, z)
+        assert call_literal(net_logits, GAME_IDS[game], st.state, p, legal, len(legal), params,
+                            table_aux(game, st.config), mem, z)
         items.append((st.state, p, legal, -1, st.seat_memory[p]))
         compiled.append(z)
-    ds = from_states(GAME, items)
+    ds = from_states(game, items)
     L = ds.legal.shape[1]
     ref = np.asarray(forward({k: jnp.asarray(w[k]) for k in ("W1", "b1", "W2", "b2", "w3",
                                                               "b3", "wl")},

@@ -10,7 +10,7 @@ from numba import njit
 from numba.core.errors import TypingError
 
 from agents import river_rats as R
-from agents.river_rats_intrinsics import stack_f64, stack_i64
+from agents.stack_arrays import stack_f64, stack_i64
 from engines.protocol import chance
 from engines.protocol.bits import high_bit, popcount
 from engines.river_rats import RiverRatsConfig

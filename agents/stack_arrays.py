@@ -1,10 +1,11 @@
-"""Low-level helpers of the River Rats policies (:mod:`agents.river_rats`), compiled only:
-scratch arrays on the stack (the bit counts are :mod:`engines.protocol.bits`).
+"""Low-level helpers of the compiled policies (River Rats, Rats, the learned ``net``): scratch
+arrays on the stack (the bit counts are :mod:`engines.protocol.bits`).
 
-A decision of ``heuristic`` takes about a microsecond, so small costs matter:
+A decision of River Rats' ``heuristic`` takes about a microsecond, so small costs matter:
 
 - Two heap allocations of its work arrays (``np.empty`` goes through Numba's runtime, ``malloc``
-  and ``free``) cost a tenth of a decision. :func:`stack_f64` and :func:`stack_i64` return a 1-D
+  and ``free``) cost a tenth of a decision. :func:`stack_f64`, :func:`stack_f32` and
+  :func:`stack_i64` return a 1-D
   C-contiguous array whose memory is reserved in the stack frame of the compiled function that
   calls them (an LLVM ``alloca`` in its entry block, so a call inside a loop does not grow the
   stack): no allocation, no reference counting (the array has no ``meminfo``). The memory is
@@ -20,14 +21,14 @@ from numba.core import cgutils
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
-__all__ = ["stack_f64", "stack_i64"]
+__all__ = ["stack_f64", "stack_i64", "stack_f32"]
 
 
 def _stack_array(dtype):
     @intrinsic
     def stack_array(typingctx, n):
         if not isinstance(n, types.IntegerLiteral) or n.literal_value < 1:
-            raise TypingError(f"stack_f64/stack_i64 need a size that is a positive compile-time "
+            raise TypingError(f"stack_f64/stack_f32/stack_i64 need a size that is a positive compile-time "
                               f"constant (a module-level int), got {n}")
         size = int(n.literal_value)
         arrty = types.Array(dtype, 1, "C")
@@ -53,4 +54,7 @@ stack_f64 = _stack_array(types.float64)
 compile-time constant, e.g. a module-level int) in the caller's stack frame."""
 stack_i64 = _stack_array(types.int64)
 """``stack_i64(n)``: an uninitialized ``int64`` array of ``n`` elements (``n`` a
+compile-time constant) in the caller's stack frame."""
+stack_f32 = _stack_array(types.float32)
+"""``stack_f32(n)``: an uninitialized ``float32`` array of ``n`` elements (``n`` a
 compile-time constant) in the caller's stack frame."""
