@@ -32,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
 from agents.stack_arrays import stack_i64
 from agents.search import relative_to_mean
@@ -475,9 +474,3 @@ def leaf_value(s, w, out):
                  + w[4] * C.popcount(s[C.ASIDE + p]) + w[5] * C.popcount(s[C.HAND + p]))
         out[p] = v
     relative_to_mean(out, n)
-
-
-# The action features of the learned policy (format 2 of agents.net): the optional hook group
-# of agents.contract, defined in agents/rats_features.py (which builds on this module's
-# planning) and loaded on first use, so either module may be imported first.
-__getattr__ = lazy_feature_hooks(__name__, "agents.rats_features")

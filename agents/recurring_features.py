@@ -66,12 +66,7 @@ _MAXP = C.MAX_PLAYERS
 _A_NUM = N_ACTION - C.N_NUMBERS
 _S_HAND = 20
 _S_UNSEEN = _S_HAND + C.N_NUMBERS
-
-
-@njit(cache=True, inline="always")
-def _stronger(u, v):
-    """True if number ``u`` beats number ``v`` at equal count (1 best, R = 10 worst)."""
-    return u < v
+_REACH = _MAXP * _NV
 
 
 @njit(cache=True)
@@ -119,6 +114,29 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             na += 1
     if min_hand == 99:
         min_hand = 0
+    # per active opponent t: the most cards of one number it may hold (known plus as many
+    # unseen as its hand hides) and surely holds, over the numbers stronger than v
+    # (reach[t * _NV + v], numbers 1..v-1) and over all numbers (reach[t * _NV])
+    reach = stack_i64(_REACH)
+    known_reach = stack_i64(_REACH)
+    for t in range(na):
+        q = active[t]
+        kb = C.KNOWN + C.BLOCK * q
+        hidden = s[C.HAND + C.BLOCK * q] - s[kb]
+        o = t * _NV
+        best_may = 0
+        best_kn = 0
+        for v in range(1, _NV):
+            reach[o + v] = best_may  # max over the numbers 1..v-1 (stronger than v)
+            known_reach[o + v] = best_kn
+            kn = s[kb + v]
+            may = kn + (unseen[v] if unseen[v] < hidden else hidden)
+            if may > best_may:
+                best_may = may
+            if kn > best_kn:
+                best_kn = kn
+        reach[o] = best_may
+        known_reach[o] = best_kn
     my_pts = C.points_of(s, player)
     best_other = 0
     for q in range(n):
@@ -195,23 +213,10 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         more = 0
         sure = 0
         for t in range(na):
-            q = active[t]
-            kb = C.KNOWN + C.BLOCK * q
-            hidden = s[C.HAND + C.BLOCK * q] - s[kb]
-            m_same = False
-            m_more = False
-            s_beat = False
-            for u in range(1, _NV):
-                kn = s[kb + u]
-                may = kn + (unseen[u] if unseen[u] < hidden else hidden)
-                if _stronger(u, v) and may >= k:
-                    m_same = True
-                    if kn >= k:
-                        s_beat = True
-                if may >= k + 1:
-                    m_more = True
-                    if kn >= k + 1:
-                        s_beat = True
+            o = t * _NV
+            m_same = reach[o + v] >= k
+            m_more = reach[o] >= k + 1
+            s_beat = known_reach[o + v] >= k or known_reach[o] >= k + 1
             same += m_same
             more += m_more
             sure += s_beat

@@ -1,6 +1,5 @@
 """``net`` format 2: the network on a game's action features (River Rats,
-``agents/river_rats_features.py``; ReCURRRing, ``agents/recurring_features.py``; Rats,
-``agents/rats_features.py``): the
+``agents/river_rats_features.py``; ReCURRRing, ``agents/recurring_features.py``): the
 features' fairness and meaning, the compiled inference against the JAX forward pass, weights
 checks, the action-features hook of the contract and a tiny training run (JAX tests skip
 without the learn extra)."""
@@ -22,7 +21,7 @@ from tests.learn.helpers import save, tiny_weights2
 from tests.learn.test_net import _decisions
 
 GAME = "river_rats"
-FEATURE_GAMES = ("river_rats", "recurring", "rats")
+FEATURE_GAMES = ("river_rats", "recurring")
 """The games whose agents offer action features (the contract's optional group)."""
 
 
@@ -50,8 +49,7 @@ def _features(st, p, legal, game=GAME):
 
 
 @pytest.mark.parametrize("game,n_players", [("river_rats", 1), ("river_rats", 4),
-                                            ("recurring", 3), ("recurring", 5),
-                                            ("rats", 2), ("rats", 4)])
+                                            ("recurring", 3), ("recurring", 5)])
 def test_action_features_see_only_the_players_information(game, n_players):
     """The features of a decision are the same on determinized worlds (the other hands, the
     deck, the Rat's face-down cards dealt anew) with the same seat memory."""
@@ -113,41 +111,6 @@ def test_recurring_features_say_what_may_beat_a_play():
                     seen_one += 1
                     assert row[col["may_beat_same"]] == 0
     assert seen_one > 0
-
-
-def test_rats_features_describe_the_play_each_step_leads_to():
-    """Rats ("Tricks", "Who takes the trick"): a declaration carries the best lead of its kind
-    (a single has one card), a leader's step the best lead it still allows; a follower's card
-    is in the winning plan only when the player can take the trick, and a single that wins now
-    follows the led suit; the heuristic's choice is marked once."""
-    from agents.rats import ACTION_FEATURE_NAMES, STATE_FEATURE_NAMES
-
-    col = {n: i for i, n in enumerate(ACTION_FEATURE_NAMES)}
-    scol = {n: i for i, n in enumerate(STATE_FEATURE_NAMES)}
-    kinds = {"declare": 0, "build": 0, "follow": 0}
-    for seed in range(3):
-        for st, p, legal in _decisions("rats", 4, seed, "heuristic", 120):
-            fs, fa = _features(st, p, legal, "rats")
-            assert fa[:, col["heuristic_choice"]].sum() == 1.0
-            kind_cols = [col[k] for k in ("declare_single", "declare_set", "declare_seq",
-                                          "finish", "card")]
-            assert np.all(fa[:, kind_cols].sum(1) == 1)
-            if fs[scol["declare"]] == 1:
-                kinds["declare"] += 1
-                assert np.all(fa[:, col["lead_cards"]] > 0)
-                single = fa[:, col["declare_single"]] == 1
-                assert np.allclose(fa[single, col["lead_cards"]], 1 / 13)
-                assert fa[:, col["lead_score_gap"]].max() == 0
-            elif fs[scol["build"]] == 1:
-                kinds["build"] += 1
-                assert np.all(fa[:, col["lead_cards"]] > 0)
-            else:
-                kinds["follow"] += 1
-                if fs[scol["can_win_trick"]] == 0:
-                    assert fa[:, col["in_win_plan"]].sum() == 0
-                wins = fa[:, col["wins_now"]] == 1
-                assert np.all(fa[wins, col["follows_suit"]] == 1)
-    assert min(kinds.values()) > 0, kinds
 
 
 def test_net_format2_plays_legal_and_fair(tiny2):
