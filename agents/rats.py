@@ -293,11 +293,65 @@ def _lead_score(a, params):
 
 
 @njit(cache=True)
+def _score_bound(k, nj, single, params):
+    """An upper bound of :func:`_lead_score` of every lead of ``k`` cards, ``nj`` of them
+    jokers, single or not: the score with the strength at its bound (1, or 0 for a negative
+    weight), computed in the same order, so it is at least the score (rounding is monotone)."""
+    w1 = params[1] if params[1] >= 0.0 else params[1] * 0.0
+    return params[0] * k + w1 + params[2] * nj + (params[3] if single else 0.0)
+
+
+@njit(cache=True)
+def _best_single(hand, params):
+    """The best single lead of ``hand`` by :func:`_lead_score` and its score, the first in
+    :func:`engines.rats.core.generate_leads` order among equals (each natural card ascending;
+    a hand of one joker: that joker); ``(-1, -inf)`` if the hand has no single lead."""
+    nat = hand & ~JOKER_BITS
+    if nat == 0:
+        jok = hand & JOKER_BITS
+        if popcount(jok) == 1:
+            return jok, _lead_score(jok, params)
+        return np.int64(-1), -np.inf
+    best = np.int64(-1)
+    bs = -np.inf
+    m = nat
+    while m:
+        b = m & -m
+        m ^= b
+        s = _lead_score(b, params)
+        if best < 0 or s > bs:
+            best = b
+            bs = s
+    return best, bs
+
+
+@njit(cache=True)
+def _longer_bound(hand, params):
+    """An upper bound of :func:`_lead_score` over every lead of two or more cards of ``hand``
+    (the largest :func:`_score_bound` over their possible sizes and joker counts); ``-inf`` if
+    there is none."""
+    nj = popcount(hand & JOKER_BITS)
+    ub = -np.inf
+    for k in range(2, popcount(hand) + 1):
+        for j in range(min(nj, k) + 1):
+            ub = max(ub, _score_bound(k, j, False, params))
+    return ub
+
+
+@njit(cache=True)
 def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
     """The best lead (``mask | kind << 54``) of ``hand`` under ``mode`` (0 greedy, 1 linear
     with ``params``), the first in :func:`engines.rats.core.generate_leads` order among equals;
     with ``kind >= 0`` only leads of that kind whose cards up to id ``last`` are exactly
     ``chosen`` (a lead being built). Returns -1 if no lead fits."""
+    if mode != _MODE_GREEDY and kind < 0:
+        # the singles come first in generate_leads: when no longer lead can pass the best
+        # single, the plan is that single without listing the other leads (issue 29: with
+        # the default weights, whose single bonus no longer lead reaches, the listing was
+        # two fifths of a heuristic game)
+        best, bs = _best_single(hand, params)
+        if best >= 0 and _longer_bound(hand, params) <= bs:
+            return best
     buf = stack_i64(_MAX_LEADS)  # 64 KB in this frame: no malloc per plan (issue 29)
     n = generate_leads(hand, ace_high, buf)
     low = upto(last)
@@ -325,16 +379,11 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
                 bj = j
                 bs = s
         else:
-            if best >= 0:
-                # the score with strength at its bound (1, or 0 for a negative weight) is at
-                # least the score (rounding is monotone): a lead that cannot pass the best
-                # skips lead_strength (sequence reading, a tenth of a decision; issue 29)
-                k = popcount(m)
-                w1 = params[1] if params[1] >= 0.0 else params[1] * 0.0
-                ub = (params[0] * k + w1 + params[2] * popcount(m & JOKER_BITS)
-                      + (params[3] if (a >> KIND_SHIFT) == KIND_SINGLE else 0.0))
-                if ub <= bs:
-                    continue
+            # a lead whose bound cannot pass the best skips lead_strength (sequence reading, a
+            # tenth of a decision; issue 29)
+            if best >= 0 and _score_bound(popcount(m), popcount(m & JOKER_BITS),
+                                          (a >> KIND_SHIFT) == KIND_SINGLE, params) <= bs:
+                continue
             s = _lead_score(a, params)
             if best < 0 or s > bs:
                 best = a

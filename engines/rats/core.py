@@ -126,6 +126,9 @@ import numpy as np
 from numba import njit
 
 from engines.protocol import chance
+from engines.protocol.bits import high_bit as _high_bit
+from engines.protocol.bits import low_bit as _low_bit
+from engines.protocol.bits import popcount as _popcount
 from engines.protocol.chance import rand_below
 
 # ----------------------------------------------------------------------------- protocol
@@ -255,43 +258,30 @@ JOKER_ONLY_LEAD = True
 card by rank, then suit (♠ > ♥ > ♦ > ♣) takes it; if all played cards are jokers the leader
 does."""
 
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_DB_TABLE = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _DB_TABLE[(((1 << _i) * _DEBRUIJN) & ((1 << 64) - 1)) >> 58] = _i
-
 _RANK_MASK = np.array([0xF << (4 * r) for r in range(13)], dtype=np.int64)
 _SPREAD = np.array([sum(1 << (4 * i) for i in range(k)) for k in range(15)], dtype=np.int64)
 _SUIT_MASK = np.array([sum(1 << (4 * r + s) for r in range(13)) for s in range(4)], dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- bit helpers
+# one instruction each (engines.protocol.bits), where a SWAR popcount and a de Bruijn lookup were
+# (issue 29: lead generation, a quarter of a heuristic game, is bit counting and locating)
 @njit(cache=True)
 def popcount(x):
-    """Number of set bits of a non-negative ``int64`` below ``2**62`` (SWAR popcount)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
+    """Number of set bits of a non-negative ``int64``."""
+    return _popcount(x)
 
 
 @njit(cache=True)
 def low_bit_index(x):
-    """Index of the lowest set bit of a non-zero ``int64`` (de Bruijn multiplication)."""
-    b = x & -x
-    return _DB_TABLE[((b * _DEBRUIJN) >> 58) & 63]
+    """Index of the lowest set bit of a non-zero ``int64``."""
+    return _low_bit(x)
 
 
 @njit(cache=True)
 def high_bit_index(x):
-    """Index of the highest set bit of a positive ``int64`` below ``2**62``."""
-    x |= x >> 1
-    x |= x >> 2
-    x |= x >> 4
-    x |= x >> 8
-    x |= x >> 16
-    x |= x >> 32
-    return low_bit_index(x + 1) - 1
+    """Index of the highest set bit of a positive ``int64``."""
+    return _high_bit(x)
 
 
 @njit(cache=True)

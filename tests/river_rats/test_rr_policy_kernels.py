@@ -12,7 +12,7 @@ from numba.core.errors import TypingError
 from agents import river_rats as R
 from agents.stack_arrays import stack_f64, stack_i64
 from engines.protocol import chance
-from engines.protocol.bits import high_bit, popcount
+from engines.protocol.bits import high_bit, low_bit, popcount
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
 
@@ -24,16 +24,18 @@ def _bits(xs, out):
     for i in range(xs.shape[0]):
         out[i, 0] = popcount(xs[i])
         out[i, 1] = high_bit(xs[i])
+        out[i, 2] = low_bit(xs[i])
 
 
-def test_popcount_and_high_bit_match_python():
+def test_popcount_high_bit_and_low_bit_match_python():
     rng = np.random.default_rng(1)
     xs = np.concatenate([np.arange(8192), rng.integers(0, 2 ** 62, 2000),
                          [2 ** 62, 2 ** 63 - 1]]).astype(np.int64)
-    out = np.zeros((xs.size, 2), dtype=np.int64)
+    out = np.zeros((xs.size, 3), dtype=np.int64)
     _bits(xs, out)
     assert out[:, 0].tolist() == [bin(int(x)).count("1") for x in xs]
     assert out[:, 1].tolist() == [int(x).bit_length() - 1 for x in xs]
+    assert out[:, 2].tolist() == [(int(x) & -int(x)).bit_length() - 1 if x else 64 for x in xs]
 
 
 @njit(cache=True)
