@@ -78,10 +78,7 @@ class Dataset:
         rows = np.asarray(rows, dtype=np.int64)
         n = self.fa_ptr[rows + 1] - self.fa_ptr[rows]
         out = np.zeros((rows.size, L, self.fa.shape[1]), dtype=np.float32)
-        j = np.arange(L)[None, :]
-        m = j < n[:, None]
-        src = (self.fa_ptr[rows][:, None] + j)[m]
-        out[m] = self.fa[src]
+        out[np.arange(L)[None, :] < n[:, None]] = self.fa[self.action_rows(rows)]
         return out
 
     @property
