@@ -50,7 +50,7 @@ from numba import literally, njit, types
 from numba.extending import overload
 
 from agents.search import g_act_base
-from agents.stack_arrays import stack_f32
+from agents.stack_arrays import stack_f32, stack_f64
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
@@ -84,9 +84,10 @@ _MAGIC2 = 7.0432
 _FS_STACK = 256
 _FA_STACK = 8192
 _H_STACK = 256
+_Z_STACK = 1024
 """Format 2's scratch arrays live on the stack (:mod:`agents.stack_arrays`: no allocation per
-decision) up to these sizes (state features; legal actions x action features; hidden units),
-and on the heap beyond them."""
+decision) up to these sizes (state features; legal actions x action features; hidden units;
+the logits of :func:`net_act`), and on the heap beyond them."""
 _override: dict[str, str] = {}
 _blobs: dict[str, np.ndarray] = {}
 
@@ -288,7 +289,9 @@ def pack(data: dict) -> np.ndarray:
     (``feat_scale``, ``W1``, ``b1``, ``W2``, ``b2``, ``W3``, ``b3``, ``wh``, ``bh``), each
     section an even number of 4-byte values viewed as ``float64`` words."""
     if data["meta"].get("format") == FORMAT2:
-        flts = np.concatenate([np.asarray(data[k], dtype=np.float32).ravel() for k in ARRAYS2])
+        # W2 goes in transposed ((H2, H1): each second-layer unit a contiguous dot product)
+        flts = np.concatenate([np.asarray(data[k].T if k == "W2" else data[k],
+                                          dtype=np.float32).ravel() for k in ARRAYS2])
         if flts.size % 2:
             flts = np.concatenate([flts, np.zeros(1, dtype=np.float32)])
         flts = flts.view(np.float64)
@@ -361,7 +364,7 @@ def net_spec(game: str):
                       "heuristic's choice as an input (agents/weights)")
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=True)
 def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, base):
     """Format 2 of :func:`net_logits`: the network on the game's action features
     (:data:`ARRAYS2`), whose blob starts at ``aux[base]``. The state features' share of the
@@ -379,7 +382,7 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
     i0 = D * H1
     b1 = f[i0:i0 + H1]
     i0 += H1
-    W2 = f[i0:i0 + H1 * H2].reshape((H1, H2))
+    W2t = f[i0:i0 + H1 * H2].reshape((H2, H1))
     i0 += H1 * H2
     b2 = f[i0:i0 + H2]
     i0 += H2
@@ -398,11 +401,9 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
         return False
     h0 = stack_f32(_H_STACK)
     h1 = stack_f32(_H_STACK)
-    h2 = stack_f32(_H_STACK)
-    if H1 > _H_STACK or H2 > _H_STACK:
-        h0 = np.empty(max(H1, H2), dtype=np.float32)
-        h1 = np.empty(max(H1, H2), dtype=np.float32)
-        h2 = np.empty(max(H1, H2), dtype=np.float32)
+    if H1 > _H_STACK:
+        h0 = np.empty(H1, dtype=np.float32)
+        h1 = np.empty(H1, dtype=np.float32)
     for k in range(H1):
         h0[k] = b1[k]
     lin0 = np.float32(b3)
@@ -422,16 +423,13 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
                 z += x * wl[S + i]
                 for k in range(H1):
                     h1[k] += x * W1[S + i, k]
+        for k in range(H1):
+            h1[k] = max(h1[k], np.float32(0.0))
         for k in range(H2):
-            h2[k] = b2[k]
-        for i in range(H1):
-            hi = h1[i]
-            if hi > 0.0:
-                for k in range(H2):
-                    h2[k] += hi * W2[i, k]
-        for k in range(H2):
-            if h2[k] > 0.0:
-                z += w3[k] * h2[k]
+            t = b2[k]
+            for i in range(H1):
+                t += h1[i] * W2t[k, i]
+            z += w3[k] * max(t, np.float32(0.0))  # no branch: the sign of t is unpredictable
         out[j] = z
     return True
 
@@ -539,7 +537,9 @@ def net_act(game, s, player, legal, n_legal, params, aux, rng):
     literally(game)
     if n_legal == 1:
         return legal[0]
-    z = np.empty(n_legal, dtype=np.float64)
+    z = stack_f64(_Z_STACK)  # no allocation per decision
+    if n_legal > _Z_STACK:
+        z = np.empty(n_legal, dtype=np.float64)
     if not net_logits(game, s, player, legal, n_legal, params, aux, rng, z):
         return legal[0]
     best = 0
