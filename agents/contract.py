@@ -28,7 +28,10 @@ Optional, by group:
   params, rng, state_out, action_out)`` (``@njit``; ``params`` the heuristic's, ``rng`` the
   seat memory, read only; fills ``float32`` ``state_out (len(STATE_FEATURE_NAMES),)`` and
   ``action_out (n_legal, len(ACTION_FEATURE_NAMES))`` from the player's information only),
-  ``STATE_FEATURE_NAMES`` and ``ACTION_FEATURE_NAMES`` (tuples of str).
+  ``STATE_FEATURE_NAMES`` and ``ACTION_FEATURE_NAMES`` (tuples of str), ``FEATURES_VERSION``
+  (int >= 1: bump it whenever what any feature computes changes, and retrain or re-stamp the
+  shipped weights; with the names it makes the features hash that weights files are checked
+  against, :func:`agents.net.layout_signature`).
 
 A game without the search group has no search agents (and no ``pimc``/``ismcts`` names).
 """
@@ -48,7 +51,8 @@ REQUIRED = ("SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS")
 """The hooks every ``agents/<game>.py`` defines."""
 SEARCH_GROUP = ("leaf_value", "LEAF_VALUE_NAMES", "LEAF_VALUE_DEFAULT")
 """The hooks a game with search agents defines together."""
-FEATURES_GROUP = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES")
+FEATURES_GROUP = ("action_features", "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES",
+                  "FEATURES_VERSION")
 """The hooks a game with action features (``net`` format 2) defines together."""
 
 
@@ -90,6 +94,7 @@ class AgentsContract:
     action_features: Callable | None = None
     state_feature_names: tuple[str, ...] = ()
     action_feature_names: tuple[str, ...] = ()
+    features_version: int | None = None
 
     @property
     def has_search(self) -> bool:
@@ -155,9 +160,13 @@ def check_module(game: str, mod: ModuleType) -> AgentsContract:
         if not callable(mod.action_features) or not mod.STATE_FEATURE_NAMES \
                 or not mod.ACTION_FEATURE_NAMES:
             bad("action_features must be callable and the feature names non-empty tuples")
+        version = mod.FEATURES_VERSION
+        if type(version) is not int or version < 1:
+            bad(f"FEATURES_VERSION {version!r}: expected an int >= 1")
         kw.update(action_features=mod.action_features,
                   state_feature_names=tuple(mod.STATE_FEATURE_NAMES),
-                  action_feature_names=tuple(mod.ACTION_FEATURE_NAMES))
+                  action_feature_names=tuple(mod.ACTION_FEATURE_NAMES),
+                  features_version=version)
     check = getattr(mod, "check_agent_params", None)
     if check is not None and not callable(check):
         bad("check_agent_params must be callable")

@@ -22,13 +22,14 @@ pass (tested).
 **Weights** live in ``agents/weights/<game>.npz`` (package data, with a model card ``<game>.md``
 beside them): the arrays of :data:`ARRAYS` and a ``meta`` JSON string (``format``
 :data:`FORMAT`, ``game``, ``tensor_size``, ``num_actions``, ``layout``: a hash of the game's
-tensor code, :func:`layout_signature`). :func:`load` refuses another game's or another layout's
-file with one line naming the file and what differs. The weights reach the compiled loop inside
-the table's ``aux`` array (:func:`with_weights`, called by :func:`agents.policy.table_aux` on
-the game's ``make_aux``): ``aux = [game data..., blob..., len(blob)]``, the blob (:func:`pack`)
-a ``float64`` header of sizes and offsets then the arrays, so a table loads them once and no
-Python runs per decision. :func:`use_weights` points a process at another file (the training
-pipeline's students).
+tensor code, :func:`layout_signature`; format 2 adds ``features``, a hash of the action
+features' names and their module's ``FEATURES_VERSION``). :func:`load` refuses another game's
+or another layout's file with one line naming the file and what differs. The weights reach
+the compiled loop inside the table's ``aux`` array (:func:`with_weights`, called by
+:func:`agents.policy.table_aux` on the game's ``make_aux``): ``aux = [game data..., blob...,
+len(blob)]``, the blob (:func:`pack`) a ``float64`` header of sizes and offsets then the
+arrays, so a table loads them once and no Python runs per decision. :func:`use_weights`
+points a process at another file (the training pipeline's students).
 
 The sources of the method: behaviour cloning of a search teacher, then DAgger rounds (Ross,
 Gordon and Bagnell 2011, "A reduction of imitation learning and structured prediction to
@@ -143,8 +144,10 @@ def layout_signature(game: str) -> dict:
     """``{"game", "tensor_size", "num_actions", "layout"}`` of ``game``: ``layout`` is a hash
     of the code of the core's ``observation_tensor``, ``information_state`` and ``observe``
     (their syntax trees without docstrings), so weights trained on another tensor are told
-    apart even at the same size; plus ``features`` (a hash of the feature names and the source
-    of the module of the action features hook) for a game with action features."""
+    apart even at the same size; plus ``features`` for a game with action features: a hash of
+    the feature names and the features module's ``FEATURES_VERSION`` (:mod:`agents.contract`),
+    not of its source, so a refactor keeps the weights and a change of what a feature computes
+    bumps the version (caught by ``tests/learn/test_features_golden.py``)."""
     game = normalize_game_name(game)
     C = core_of(game)
     h = hashlib.sha256()
@@ -157,10 +160,9 @@ def layout_signature(game: str) -> dict:
 
     c = contract(game)
     if c.action_features is not None:
-        fn = c.action_features
-        src = _code_tree(inspect.getsource(inspect.getmodule(getattr(fn, "py_func", fn))))
         names = "|".join(c.state_feature_names + ("/",) + c.action_feature_names)
-        out["features"] = hashlib.sha256((names + src).encode()).hexdigest()[:16]
+        key = f"{names}|version={c.features_version}"
+        out["features"] = hashlib.sha256(key.encode()).hexdigest()[:16]
     return out
 
 

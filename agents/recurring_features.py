@@ -31,7 +31,14 @@ from agents.recurring import heuristic_score
 from agents.stack_arrays import stack_i64
 from engines.recurring import core as C
 
-__all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "action_features"]
+__all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION",
+           "action_features"]
+
+FEATURES_VERSION = 1
+"""Bump it whenever what any of ReCURRRing's features computes changes, then regenerate the
+golden features (``tests/learn/test_features_golden.py``) and retrain or re-stamp
+``agents/weights/recurring.npz``: with the names it is the features hash that weights are
+checked against (:func:`agents.net.layout_signature`). A refactor keeps it."""
 
 STATE_FEATURE_NAMES = (
     ("players_3", "players_4", "players_5", "hand_size", "hand_r", "my_points",

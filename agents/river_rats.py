@@ -66,7 +66,7 @@ __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
            "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "default_params",
            "check_params", "act", "make_aux", "random_policy", "greedy_policy",
            "heuristic_policy", "peek_policy", "score", "build_context", "action_features",
-           "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES"]
+           "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION"]
 
 POLICY_IDS = {"random": 0, "greedy": 1, "heuristic": 2, "peek": 3}
 """Policy name -> its ``kind`` in :func:`act`."""

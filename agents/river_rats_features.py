@@ -37,7 +37,14 @@ from engines.poker import RULES_STANDARD, eval_at
 from engines.protocol.chance import rand_below
 from engines.river_rats import core as C
 
-__all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "K_WORLDS", "action_features"]
+__all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION",
+           "K_WORLDS", "action_features"]
+
+FEATURES_VERSION = 1
+"""The version of what River Rats' features compute (in the features hash of the weights,
+:func:`agents.net.layout_signature`): bump it whenever what any feature computes changes (the
+worlds' sampling included), regenerate the golden features (``tests/learn/test_features_golden.py``)
+and retrain or re-stamp ``agents/weights/river_rats.npz``. A pure refactor keeps it."""
 
 K_WORLDS = 8
 """Sampled worlds per decision for the showdown chances."""

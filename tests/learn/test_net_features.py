@@ -183,7 +183,33 @@ def test_the_contract_wants_the_whole_features_group():
     with pytest.raises(ValueError, match="missing hook ACTION_FEATURE_NAMES") as e:
         check_module(GAME, part)
     assert "\n" not in str(e.value)
-    assert check_module(GAME, mod).action_features is mod.action_features
+    part.ACTION_FEATURE_NAMES = mod.ACTION_FEATURE_NAMES
+    with pytest.raises(ValueError, match="missing hook FEATURES_VERSION") as e:
+        check_module(GAME, part)
+    assert "\n" not in str(e.value)
+    part.FEATURES_VERSION = 0
+    with pytest.raises(ValueError, match="FEATURES_VERSION 0: expected an int >= 1") as e:
+        check_module(GAME, part)
+    assert "\n" not in str(e.value)
+    c = check_module(GAME, mod)
+    assert c.action_features is mod.action_features and c.features_version == mod.FEATURES_VERSION
+
+
+def test_the_features_hash_is_the_names_and_the_version(monkeypatch):
+    """The features hash of the weights (:func:`agents.net.layout_signature`) changes with
+    ``FEATURES_VERSION`` and the names, not with the module's code."""
+    import dataclasses
+
+    import agents.contract as ac
+    from agents.net import layout_signature
+
+    c = contract(GAME)
+    before = layout_signature(GAME)["features"]
+    assert len(before) == 16 and int(before, 16) >= 0
+    for change in ({"features_version": c.features_version + 1},
+                   {"action_feature_names": c.action_feature_names[::-1]}):
+        monkeypatch.setitem(ac._contracts, GAME, dataclasses.replace(c, **change))
+        assert layout_signature(GAME)["features"] != before, change
 
 
 def _synthetic2(n=2000, seed=0):
