@@ -13,7 +13,10 @@ Run: ``python benchmarks/learned.py [--games river_rats,lure,rats,recurring] [--
   (:func:`experiments.learn.evaluate.duplicate`): ``net`` on ``--deals`` deals (difference,
   interval, p-value), and ``net`` and ``pimc-fast`` on the first ``--search-deals`` deals:
   the share of the heuristic-to-pimc-fast gap that ``net`` closes.
-- Speed: games/s of ``net`` and ``heuristic`` in every seat, same process, one core.
+- Speed: games/s of ``net`` and ``heuristic`` in every seat, same process, one core, over
+  ``--speed-rounds`` alternating rounds (``--speed-games`` games of ``net``, four times as many
+  of the heuristic, each round on other seeds): the medians, and the median of the rounds'
+  ratios with their lowest and highest (``value``, ``low``, ``high``).
 
 Writes ``benchmarks/results/learned.csv`` (one row per figure) and prints a table with the
 CPU and the load.
@@ -32,6 +35,7 @@ if str(ROOT) not in sys.path:
 
 
 def main(argv=None) -> int:
+    import numpy as np
     import pandas as pd
 
     from experiments.io import cpu_model
@@ -42,6 +46,8 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=4000)
     ap.add_argument("--search-deals", type=int, default=400)
     ap.add_argument("--speed-games", type=int, default=2000)
+    ap.add_argument("--speed-rounds", type=int, default=5,
+                    help="alternating speed rounds (heuristic, net); the median ratio is kept")
     ap.add_argument("--seed", type=int, default=2501)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "learned.csv"))
     args = ap.parse_args(argv)
@@ -66,12 +72,16 @@ def main(argv=None) -> int:
             rows.append({"game": game, "design": "gap-closed", "agent": "net", "players": n,
                          "value": sub[0]["diff"] / gap if gap else float("nan")})
         n = 4
-        h = speed(game, "heuristic", n, args.speed_games * 4)
-        s = speed(game, "net", n, args.speed_games)
+        hs, ss = [], []
+        for r in range(args.speed_rounds):  # alternating rounds: both see the same load
+            hs.append(speed(game, "heuristic", n, args.speed_games * 4, seed=1 + r))
+            ss.append(speed(game, "net", n, args.speed_games, seed=1 + r))
+        ratios = [s / h for s, h in zip(ss, hs)]
         rows.append({"game": game, "design": "speed", "agent": "heuristic", "players": n,
-                     "games_per_s": h})
+                     "games_per_s": float(np.median(hs))})
         rows.append({"game": game, "design": "speed", "agent": "net", "players": n,
-                     "games_per_s": s, "value": s / h})
+                     "games_per_s": float(np.median(ss)), "value": float(np.median(ratios)),
+                     "low": min(ratios), "high": max(ratios)})
         for r in rows:
             if r["game"] == game:
                 print({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()},
