@@ -28,7 +28,7 @@ from __future__ import annotations
 from numba import njit
 
 from agents.recurring import heuristic_score
-from agents.stack_arrays import stack_i64
+from agents.stack_arrays import stack_f32, stack_i64
 from engines.recurring import core as C
 
 __all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION",
@@ -74,6 +74,7 @@ _A_NUM = N_ACTION - C.N_NUMBERS
 _S_HAND = 20
 _S_UNSEEN = _S_HAND + C.N_NUMBERS
 _REACH = _MAXP * _NV
+_MAX_LEGAL = C.MAX_LEGAL
 
 
 @njit(cache=True)
@@ -177,18 +178,19 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         state_out[_S_HAND + v - 1] = s[mine + v] / 4.0
         state_out[_S_UNSEEN + v - 1] = unseen[v] / 4.0
     # each action's features
+    vals = stack_f32(_MAX_LEGAL)  # the heuristic's value of each legal action (float32, as stored)
     vmax = -1e300
     hc = 0
     for i in range(n_legal):
         x = heuristic_score(s, player, legal[i], params)
-        action_out[i, 10] = x
+        vals[i] = x
         if x > vmax:  # ties: the earlier action, as the heuristic
             vmax = x
             hc = i
     for i in range(n_legal):
         a = legal[i]
         row = action_out[i]
-        x = row[10]
+        x = vals[i]
         for j in range(N_ACTION):
             row[j] = 0.0
         row[10] = x
@@ -196,7 +198,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         row[12] = 1.0 if i == hc else 0.0
         better = 0
         for j in range(n_legal):
-            if action_out[j, 10] > x:
+            if vals[j] > x:
                 better += 1
         row[13] = better / n_legal
         if a == C.PASS:

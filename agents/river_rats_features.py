@@ -80,11 +80,6 @@ _W_SIZE = H.W_SIZE
 _MAX_LEGAL = C.MAX_LEGAL
 
 
-@njit(cache=True, inline="always")
-def _bit(c):
-    return np.int64(1) << (16 * (c & 3) + (c >> 2))
-
-
 @njit(cache=True)
 def _showdown(s, known, nk, fills, nfill, rat_str, buf):
     """Share of the ``K_WORLDS`` worlds where the players' cards ``known[:nk]`` plus the
@@ -127,9 +122,9 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     hb = C.hand_base(player)
     for i in range(s[hb]):
         if s[hb + 1 + i] < 52:
-            seen |= _bit(s[hb + 1 + i])
+            seen |= H._bit(s[hb + 1 + i])
     for i in range(s[C.MARKET]):
-        seen |= _bit(s[C.MARKET + 1 + i])
+        seen |= H._bit(s[C.MARKET + 1 + i])
     known = stack_i64(16)
     nk = 0
     fd_hidden = 0
@@ -149,7 +144,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             known[nk] = c
             nk += 1
             if c < 52:
-                seen |= _bit(c)
+                seen |= H._bit(c)
                 coll_rank[c >> 2] += 1
                 coll_suit[c & 3] += 1
     rat = stack_i64(24)
@@ -158,17 +153,17 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     for i in range(s[C.RAT]):
         c = s[C.RAT + 1 + i]
         if s[C.RAT_UP + i] == 1:
-            seen |= _bit(c)
+            seen |= H._bit(c)
             rat[nr] = c
             nr += 1
         else:
             nfd += 1
     if s[C.PRED_CARD] >= 0:
-        seen |= _bit(s[C.PRED_CARD])
+        seen |= H._bit(s[C.PRED_CARD])
     for b in (C.CHARS, C.OUT):
         for i in range(s[b]):
             if s[b + 1 + i] < 52:
-                seen |= _bit(s[b + 1 + i])
+                seen |= H._bit(s[b + 1 + i])
     pool = stack_i64(52)
     npool = 0
     for c in range(52):
