@@ -47,10 +47,18 @@ def register(sub) -> None:
     t.add_argument("data", help="data folders, comma-separated (behaviour cloning + DAgger)")
     t.add_argument("--out", required=True, help="weights file to write (.npz)")
     t.add_argument("--max-decisions", type=int, default=None)
-    for k, v in (("h1", 64), ("h2", 32), ("epochs", 4), ("batch", 512), ("lr", 1e-3),
-                 ("tau", 0.1), ("mix", 0.5), ("holdout", 0.05), ("seed", 0), ("prior", 1),
-                 ("regret", 0.0)):
-        t.add_argument(f"--{k}", type=type(v), default=v)
+    for k, v, what in (
+            ("h1", 64, "first hidden layer's units"), ("h2", 32, "second hidden layer's units"),
+            ("epochs", 4, "passes over the training decisions"),
+            ("batch", 512, "decisions per minibatch"), ("lr", 1e-3, "Adam's learning rate"),
+            ("tau", 0.1, "temperature of the target softmax over the teacher's values "
+             "(teacher value units)"),
+            ("mix", 1.0, "share of softmax(values / tau) in the target, the rest the teacher's "
+             "one-hot choice"),
+            ("holdout", 0.05, "share of games held out"), ("seed", 0, "training seed"),
+            ("prior", 1, "format 1: 1 the heuristic's choice is an input, 0 the tensor only"),
+            ("regret", 0.0, "weight of the expected-regret term of the loss")):
+        t.add_argument(f"--{k}", type=type(v), default=v, help=f"{what} (default {v})")
     t.add_argument("--model", choices=("auto", "tensor", "features"), default="auto",
                    help="tensor: format 1 (the information-state tensor with the heuristic's "
                    "choice); features: format 2 (the game's action features); auto: features "
