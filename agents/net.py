@@ -55,9 +55,10 @@ from agents.stack_arrays import stack_f32, stack_f64
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
-__all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes", "g_action_features", "layout_signature", "weights_path", "use_weights",
-           "load", "pack", "with_weights", "net_spec", "check_available", "net_logits",
-           "net_act", "WEIGHTS_DIR"]
+__all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes",
+           "g_action_features", "layout_signature", "weights_path", "use_weights", "load",
+           "pack", "with_weights", "net_spec", "check_available", "net_logits", "net_act",
+           "WEIGHTS_DIR"]
 
 K_NET = 90
 """The dispatch kind of ``net`` in every game (below the search kinds, above the games' own)."""
@@ -284,7 +285,8 @@ def pack(data: dict) -> np.ndarray:
     """The ``float64`` blob of loaded weights (:func:`load`) that the compiled
     :func:`net_logits` reads. Format 2: a header (magic ``_MAGIC2``, ``S``, ``F``, ``H1``,
     ``H2``; at 10 and 11 the offset and length in words of the ``float32`` section) then the
-    arrays of :data:`ARRAYS2`. Format 1: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
+    arrays of :data:`ARRAYS2` (``W2`` transposed, ``(H2, H1)``: each second-layer unit one
+    contiguous row). Format 1: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
     ``H2``, ``C``, ``R``, the prior policy's kind or -1, the offset and length in words of the
     ``int32`` section and of the ``float32`` section), then the ``int32`` arrays
     (``feat_row``, ``cat_pos``, ``cat_lo``, ``cat_n``, ``cat_off``) and the ``float32`` arrays

@@ -28,8 +28,8 @@ def _stack_array(dtype):
     @intrinsic
     def stack_array(typingctx, n):
         if not isinstance(n, types.IntegerLiteral) or n.literal_value < 1:
-            raise TypingError(f"stack_f64/stack_f32/stack_i64 need a size that is a positive compile-time "
-                              f"constant (a module-level int), got {n}")
+            raise TypingError("stack_f64/stack_f32/stack_i64 need a size that is a positive "
+                              f"compile-time constant (a module-level int), got {n}")
         size = int(n.literal_value)
         arrty = types.Array(dtype, 1, "C")
 

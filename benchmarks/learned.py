@@ -76,7 +76,7 @@ def main(argv=None) -> int:
         for r in range(args.speed_rounds):  # alternating rounds: both see the same load
             hs.append(speed(game, "heuristic", n, args.speed_games * 4, seed=1 + r))
             ss.append(speed(game, "net", n, args.speed_games, seed=1 + r))
-        ratios = [s / h for s, h in zip(ss, hs)]
+        ratios = [s / h for s, h in zip(ss, hs, strict=True)]
         rows.append({"game": game, "design": "speed", "agent": "heuristic", "players": n,
                      "games_per_s": float(np.median(hs))})
         rows.append({"game": game, "design": "speed", "agent": "net", "players": n,

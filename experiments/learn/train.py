@@ -24,8 +24,9 @@ DEFAULTS = {"h1": 256, "h2": 128, "epochs": 4, "batch": 512, "lr": 1e-3, "tau": 
             "regret": 0.0, "model": "auto"}
 """Training settings (:func:`train`): hidden sizes, epochs, minibatch size, Adam learning rate
 (cosine decay to 5% over the run), target temperature ``tau`` (teacher value units) and mix
-(:func:`experiments.learn.model.targets`; 1.0, the teacher's values alone, is what every shipped
-model used: half the teacher's one-hot choice cost River Rats 2-3 points), held-out share of games, seed, AdamW decay,
+(:func:`experiments.learn.model.targets`; 1.0, the teacher's values alone, is what every
+shipped model used: half the teacher's one-hot choice cost River Rats 2-3 points), held-out
+share of games, seed, AdamW decay,
 ``prior`` 1: the heuristic's choice is an input (:mod:`agents.net`), 0: the tensor only;
 ``regret``: weight of the expected-regret term (:func:`experiments.learn.model.loss_fn`);
 ``model``: ``tensor`` (format 1, :mod:`experiments.learn.model`), ``features`` (format 2 on

@@ -109,8 +109,9 @@ def test_bad_weights_files_are_one_line_errors(tmp_path):
 
 @pytest.mark.parametrize("game", ["river_rats", "lure", "rats", "recurring"])
 def test_the_shipped_weights_load(game):
-    """The four games' shipped weights (the worked example Kuhn poker ships none) fit its current tensor layout and action features (a
-    change of either must retrain or re-stamp them, with the reason in the model card)."""
+    """The four games' shipped weights (the worked example Kuhn poker ships none) fit each
+    game's current tensor layout and action features (a change of either must retrain or
+    re-stamp them, with the reason in the model card)."""
     use_weights(game, None)
     w = load(weights_path(game), game)
     assert w["meta"]["game"] == game

@@ -96,7 +96,7 @@ def test_recurring_features_say_what_may_beat_a_play():
                                  np.asarray(HEURISTIC_DEFAULT), st.seat_memory[p].copy())
             assert fa[list(legal).index(h), col["heuristic_choice"]] == 1.0
             assert fa[:, col["heuristic_choice"]].sum() == 1.0
-            for a, row in zip(legal, fa):
+            for a, row in zip(legal, fa, strict=True):
                 assert row[col["pass"]] == (a == 0)
                 if a == 0:
                     assert row[nums].sum() == 0
@@ -104,8 +104,7 @@ def test_recurring_features_say_what_may_beat_a_play():
                 assert row[nums].sum() == 1 and row[nums[(a & 15) - 1]] == 1
                 may = row[col["may_beat_same"]] + row[col["may_beat_more"]]
                 # an opponent that surely beats the play may beat it one way or the other
-                assert row[col["surely_beaten"]] <= row[col["may_beat_same"]] \
-                    + row[col["may_beat_more"]]
+                assert row[col["surely_beaten"]] <= may
                 assert row[col["safe"]] == (may == 0)
                 if a == 16 + 1:  # the single 1
                     seen_one += 1
