@@ -106,6 +106,7 @@ def _train(args: argparse.Namespace) -> int:
     from experiments.learn.data import load_dataset
     from experiments.learn.train import DEFAULTS, save_weights, train
 
+    _check_train_options(args)
     ds = load_dataset([d for d in args.data.split(",") if d], args.max_decisions)
     st = {k: getattr(args, k) for k in DEFAULTS if hasattr(args, k)}
     w, info = train(ds, st)
@@ -119,6 +120,24 @@ def _train(args: argparse.Namespace) -> int:
     card = write_card(path)
     print(f"{path}: weights written; model card {card}")
     return 0
+
+
+def _check_train_options(args: argparse.Namespace) -> None:
+    """Refuse bad training settings before any data is read: ``ValueError`` in one line naming
+    the option as typed and what it takes."""
+    from experiments.options import check_int
+
+    for k in ("h1", "h2", "epochs", "batch"):
+        check_int(getattr(args, k), f"--{k}")
+    check_int(args.seed, "--seed", 0)
+    for k, ok, want in (("lr", args.lr > 0, "> 0"), ("tau", args.tau > 0, "> 0"),
+                        ("mix", 0 <= args.mix <= 1, "in 0..1"),
+                        ("holdout", 0 < args.holdout < 1, "strictly between 0 and 1"),
+                        ("regret", args.regret >= 0, ">= 0")):
+        if not ok:  # also False for nan
+            raise ValueError(f"--{k} {getattr(args, k)!r}: expected a number {want}")
+    if args.prior not in (0, 1):
+        raise ValueError(f"--prior {args.prior!r}: expected 0 or 1")
 
 
 def _evaluate(args: argparse.Namespace) -> int:

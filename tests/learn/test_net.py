@@ -127,6 +127,27 @@ def test_cli_names_the_bad_weights_file(tmp_path, capsys):
     assert rc == 2 and "w.npz" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.parametrize("option, value, needle", [
+    ("--mix", "2", "--mix 2.0: expected a number in 0..1"),
+    ("--tau", "0", "--tau 0.0: expected a number > 0"),
+    ("--lr", "nan", "--lr nan: expected a number > 0"),
+    ("--holdout", "1", "--holdout 1.0: expected a number strictly between 0 and 1"),
+    ("--epochs", "0", "--epochs 0: expected an integer >= 1"),
+    ("--prior", "3", "--prior 3: expected 0 or 1"),
+])
+def test_cli_refuses_bad_training_settings_before_reading_data(tmp_path, capsys, option, value,
+                                                               needle):
+    """A bad training setting is one line naming the option, before the data folder is read
+    (here it does not exist) and with no weights file written."""
+    from experiments.cli import main
+
+    out = tmp_path / "w.npz"
+    rc = main(["learn", "train", str(tmp_path / "missing"), "--out", str(out), option, value])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and needle in err and len(err.splitlines()) == 1
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_compiled_inference_equals_the_jax_forward_pass(game, tiny):
     pytest.importorskip("jax")
