@@ -21,7 +21,6 @@ if str(ROOT) not in sys.path:
 
 
 def main(argv=None) -> int:
-    import numpy as np
     import pandas as pd
 
     from agents.net import use_weights
@@ -50,10 +49,13 @@ def main(argv=None) -> int:
     ds = load_dataset(args.data.split(","))
     runs = [(float(s), args.h1) for s in args.shares.split(",")]
     runs += [(1.0, int(h)) for h in args.sizes.split(",") if int(h) != args.h1]
+    base = 0.0  # the heuristic's level: 0 for a duplicate gain, its win rate in a team game
+    if ds.game in TEAM_GAMES:
+        base = team(ds.game, ["heuristic"], args.players, args.deals, args.seed)[0]["rate"]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for share, h1 in runs:
-            sub = ds.subset(np.arange(int(ds.n * share))) if share < 1 else ds
+            sub = ds.subset(_game_share(ds.group, share, args.seed)) if share < 1 else ds
             w, info = train(sub, {"h1": h1, "h2": max(8, h1 // 2), "epochs": args.epochs,
                                   "mix": 1.0, "tau": args.tau}, log=lambda *_: None)
             p = save_weights(Path(tmp) / f"{share}_{h1}.npz", ds.game, w, info)
@@ -66,7 +68,8 @@ def main(argv=None) -> int:
                 val, lo, hi = r["diff"], r["low"], r["high"]
             use_weights(ds.game, None)
             rows.append({"share": share, "decisions": sub.n, "h1": h1, "value": val, "low": lo,
-                         "high": hi, "heldout_regret": info["history"][-1]["regret"]})
+                         "high": hi, "heuristic": base,
+                         "heldout_regret": info["history"][-1]["regret"]})
             print(rows[-1], flush=True)
     df = pd.DataFrame(rows)
     out = ROOT / "benchmarks" / "results" / f"learned_curve_{ds.game}"
@@ -74,6 +77,17 @@ def main(argv=None) -> int:
     _plot(df, ds.game, args.h1, args.players)
     print(f"wrote {out}.csv/.png")
     return 0
+
+
+def _game_share(group, share: float, seed: int):
+    """``int64``: the rows of a seeded random ``share`` of the games (``group`` ids) of a data
+    set, in their order: a share of whole games from every file, not the first files only."""
+    import numpy as np
+
+    games = np.unique(group)
+    rng = np.random.default_rng(seed)
+    keep = rng.choice(games, size=max(1, int(round(games.size * share))), replace=False)
+    return np.flatnonzero(np.isin(group, keep))
 
 
 def _plot(df, game: str, h1: int, players: int) -> None:
@@ -87,21 +101,37 @@ def _plot(df, game: str, h1: int, players: int) -> None:
     from experiments.learn.evaluate import TEAM_GAMES
 
     out = ROOT / "benchmarks" / "results" / f"learned_curve_{game}"
-    fig, ax = plt.subplots(1, 2, figsize=(9, 3.4))
+    from matplotlib.ticker import PercentFormatter
+
+    fig, ax = plt.subplots(1, 2, figsize=(9.5, 3.8))
     a = df[df.h1 == h1].sort_values("decisions")
-    ax[0].errorbar(a.decisions, a.value, yerr=[a.value - a.low, a.high - a.value], marker="o")
+    ax[0].errorbar(a.decisions, a.value, yerr=[a.value - a.low, a.high - a.value], marker="o",
+                   capsize=3)
     ax[0].set_xscale("log")
-    ax[0].set_xlabel("training decisions")
+    ax[0].set_xticks(list(a.decisions))
+    ax[0].set_xticklabels([f"{d / 1e6:.2g}M" if d >= 1e6 else f"{d / 1e3:.0f}k"
+                           for d in a.decisions])
+    ax[0].set_xlabel(f"training decisions (width {h1})")
     b = df[df.share == 1.0].sort_values("h1")
-    ax[1].errorbar(b.h1, b.value, yerr=[b.value - b.low, b.high - b.value], marker="o")
+    ax[1].errorbar(b.h1, b.value, yerr=[b.value - b.low, b.high - b.value], marker="o",
+                   capsize=3)
     ax[1].set_xscale("log", base=2)
-    ax[1].set_xlabel("first hidden layer width")
-    ylabel = "win rate" if game in TEAM_GAMES else "duplicate gain vs heuristic"
+    ax[1].set_xticks(list(b.h1))
+    ax[1].set_xticklabels([str(int(h)) for h in b.h1])
+    ax[1].set_xlabel(f"first hidden layer width (all {int(b.decisions.max()):,} decisions)")
+    team = game in TEAM_GAMES
+    ylabel = "win rate (95% CI)" if team else "duplicate gain vs heuristic (95% CI)"
+    base = float(df["heuristic"].iloc[0]) if "heuristic" in df else 0.0
     for x in ax:
+        x.axhline(base, color="grey", ls="--", lw=1, label="heuristic")
+        x.legend(loc="lower right", fontsize=8)
         x.set_ylabel(ylabel)
         x.grid(alpha=0.3)
         x.xaxis.set_minor_formatter(NullFormatter())
-    fig.suptitle(f"net ({game}, {players} players): strength vs data and size")
+        if team:
+            x.yaxis.set_major_formatter(PercentFormatter(1.0))
+    fig.suptitle(f"What do more data and a wider network buy? net in "
+                 f"{game.replace('_', ' ').title()}, {players} players", fontsize=11)
     fig.tight_layout()
     fig.savefig(out.with_suffix(".png"), dpi=110)
 

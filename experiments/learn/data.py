@@ -105,6 +105,13 @@ class Dataset:
                        self.dec[rows], self.group[rows], self.meta, self.fs[rows], fa)
 
 
+def _layout_name(meta: dict) -> str:
+    """The game, tensor layout and action-features hash of a data folder's ``meta.json``."""
+    lay = meta["layout"]
+    return (f"{meta['game']} layout {lay['layout']}"
+            + (f" features {lay['features']}" if lay.get("features") else ""))
+
+
 def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dataset:
     """Read the batch files of one or more collection folders (same game and tensor layout)
     into a :class:`Dataset`, files in batch order (player counts interleaved), then folder
@@ -128,8 +135,7 @@ def load_dataset(folders, max_decisions: int | None = None, players=None) -> Dat
             raise ValueError(f"{f}: no collected data (meta.json and data/*.npz expected)")
         meta = json.loads(mp.read_text())
         if metas and (meta["game"], meta["layout"]) != (metas[0]["game"], metas[0]["layout"]):
-            raise ValueError(f"{f}: data of {meta['game']} layout {meta['layout']['layout']}, "
-                             f"not {metas[0]['game']} layout {metas[0]['layout']['layout']}")
+            raise ValueError(f"{f}: data of {_layout_name(meta)}, not {_layout_name(metas[0])}")
         metas.append(meta)
         for path in files:
             with np.load(path) as z:
