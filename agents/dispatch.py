@@ -67,9 +67,9 @@ def _one_policy(agents, k: int):
     or None when the game's ``POLICY_FUNCTIONS`` do not name it (then ``act`` dispatches at
     run time); ``agents``: the game's :class:`agents.contract.AgentsContract`."""
     if agents.has_search:
-        from agents.search import K_ISMCTS, K_PIMC, ismcts, pimc
+        from agents import search as S
 
-        search = {K_PIMC: pimc, K_ISMCTS: ismcts}.get(k)
+        search = {S.K_PIMC: S.pimc, S.K_ISMCTS: S.ismcts, S.K_NET_PIMC: S.net_pimc}.get(k)
         if search is not None:
             def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return search(game, state, player, legal, n_legal, params, aux, rng)

@@ -97,6 +97,18 @@ _SEARCH_PRESETS = (
 module may set the horizon of all its presets in ``SEARCH_HORIZON`` and override a preset's
 simulations, horizon or exploration in ``SEARCH_PRESETS``."""
 
+_NET_SEARCH_PRESETS = (
+    # name, worlds per decision, prior weight
+    ("net-search-fast", 8, 1.0),
+    ("net-search", 16, 1.0),
+    ("net-search-strong", 64, 1.0),
+)
+"""The searches guided by the learned policy (:func:`agents.search.net_pimc`), offered where a
+game has ``net`` weights: ``net`` plays the rollouts and, with a prior weight above 0, its
+action probabilities regularize the choice. A game module may override a preset in
+``NET_SEARCH_PRESETS`` (name -> (worlds, prior weight)); the horizon is that of its
+``pimc``."""
+
 
 def table_aux(game: str, config) -> np.ndarray:
     """The ``aux`` array of a table of ``game`` under ``config``: the game's
@@ -124,7 +136,7 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     vnames = agents.leaf_value_names + tuple(
         f"value_{i}" for i in range(len(agents.leaf_value_names), S.N_VALUE))
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
-              "peek", "whole_tree", "reserved_7") + vnames
+              "peek", "whole_tree", "prior_weight") + vnames
              + tuple(f"rollout_{x}" for x in roll.param_names))
     out = []
     horizon0 = agents.search_horizon
@@ -143,6 +155,42 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
                               f"{label}, {roll.name} rollouts {horizon_txt}", search=True,
                               sees_hidden=peek))
     return tuple(out)
+
+
+def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
+    """The ``net-search`` presets of ``game`` (:data:`_NET_SEARCH_PRESETS`): the parameter
+    vector of :func:`search_specs` with the search kind, ``net`` (``agents.net.K_NET``) as
+    rollout policy (its parameters: the heuristic's, whose choice the network sees) and the
+    prior weight in ``params[agents.search.H_PRIOR]``. Empty for a game without search."""
+    from agents import search as S
+    from agents.contract import contract
+    from agents.net import K_NET, net_spec
+
+    agents = contract(game)
+    if not agents.has_search:
+        return ()
+    base = next(sp for sp in search_specs(game) if sp.name == "pimc")
+    net = net_spec(game)
+    over = getattr(agents.module, "NET_SEARCH_PRESETS", {})
+    names = base.param_names[:S.R0] + tuple(f"rollout_{x}" for x in net.param_names)
+    horizon = base.default_params[S.H_HORIZON]
+    out = []
+    for name, sims, prior in _NET_SEARCH_PRESETS:
+        sims, prior = over.get(name, (sims, prior))
+        head = [float(sims), float(K_NET), horizon, 0.0, 0.0, 0.0, 0.0, float(prior)]
+        vec = tuple(head) + tuple(base.default_params[S.V0:S.R0]) + tuple(net.default_params)
+        label = (f"determinized Monte Carlo guided by net, {sims:g} worlds per decision, net "
+                 f"rollouts" + (f", prior weight {prior:g}" if prior else ""))
+        out.append(PolicySpec(game, name, S.K_NET_PIMC, vec, names[:len(vec)], label,
+                              search=True))
+    return tuple(out)
+
+
+def _uses_net(spec: PolicySpec) -> bool:
+    """True for ``net`` and the searches guided by it (they need a usable weights file)."""
+    from agents.search import K_NET_PIMC
+
+    return spec.name == "net" or spec.kind == K_NET_PIMC
 
 
 def params_width(game: str) -> int:
@@ -166,7 +214,8 @@ def specs(game: str) -> dict[str, PolicySpec]:
     reg = _SPECS_CACHE.get(key)
     if reg is None:  # built once per game (it took 1 ms, a tenth of a 2,000-game table)
         net = (net_spec(game),) if has_net else ()
-        reg = {s.name: s for s in agents.specs + net + search_specs(game)}
+        reg = {s.name: s for s in agents.specs + net + search_specs(game)
+               + (net_search_specs(game) if has_net else ())}
         _SPECS_CACHE[key] = reg
     return dict(reg)
 
@@ -230,7 +279,7 @@ def resolve(game: str, policies, n_players: int, params=None):
     for p in range(core.MAX_PLAYERS):
         i = p if p < n_players else 0
         spec = get_spec(game, seat_names[i])
-        if spec.name == "net" and p == i:
+        if _uses_net(spec) and p == i:
             from agents.net import check_available
 
             check_available(game)
@@ -251,7 +300,7 @@ class Agent:
     def __init__(self, game: str, name: str, params=None):
         self.game = normalize_game_name(game)
         self.spec = get_spec(self.game, name)
-        if name == "net":
+        if _uses_net(self.spec):
             from agents.net import check_available
 
             check_available(self.game)

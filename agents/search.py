@@ -24,6 +24,14 @@ the mean for the player who acted there). Decisions of other players that the se
 cannot observe (``observed_action`` hidden: a secret Lure cast, a face-down card) are not
 branched on: they are played by the rollout policy. The most visited root action is chosen.
 
+**Guided by the learned policy** (:func:`net_pimc`, the ``net-search*`` presets; expert
+iteration's "fast and slow" pair, Anthony, Tian and Barber 2017): PIMC whose rollouts are
+played by ``net`` (:mod:`agents.net`; ``params[H_ROLLOUT] = K_NET``) instead of the heuristic,
+and whose choice adds ``params[H_PRIOR]`` times the log of ``net``'s probability of each action
+to its mean value (a policy-regularized choice: where a few worlds cannot separate two actions,
+the learned policy decides). ``net`` reads only its player's information state, in the
+sampled worlds as at the root, so the guided search is as fair as PIMC.
+
 **Peek** (``params[H_PEEK] = 1``, the ``pimc-peek`` agent): the worlds are copies of the true
 state, hidden cards and future draws included: an analysis upper bound ("what hidden
 information is worth to the search"), never fair play.
@@ -36,7 +44,8 @@ chance often differs by a few points, far below the noise of a few dozen rollout
 
 **Parameter vector** of a search agent (``float64``, :data:`N_HEADER` + :data:`N_VALUE` + the
 game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
-constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, 0]`` then
+constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, prior weight
+(:func:`net_pimc` only; 0 elsewhere)]`` then
 the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``), then the rollout policy's
 own parameter vector.
 
@@ -65,16 +74,21 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "N_HEADER", "N_VALUE", "H_SIMS", "H_ROLLOUT",
-           "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "V0", "R0", "search_act", "pimc",
-           "pimc_values",
-           "ismcts", "rollout",
-           "g_act_base", "g_leaf_value"]
+__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "N_HEADER",
+           "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
+           "H_WHOLE_TREE", "H_PRIOR", "V0", "R0", "search_act", "pimc", "pimc_values",
+           "net_pimc", "net_pimc_values", "ismcts", "rollout", "g_act_base",
+           "g_rollout_act", "g_prior", "g_leaf_value"]
 
 SEARCH_BASE = 100
 """Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
 K_PIMC, K_ISMCTS = 100, 101
+K_NET_PIMC = 102
+"""The search guided by the learned policy ``net`` (``net-search*``, :func:`net_pimc`): PIMC
+with ``net`` as rollout policy (``params[H_ROLLOUT] = agents.net.K_NET``) and its action
+probabilities as a prior (``params[H_PRIOR]``)."""
 H_SIMS, H_ROLLOUT, H_HORIZON, H_EXPLORE, H_MAX_STEPS, H_PEEK, H_WHOLE_TREE = 0, 1, 2, 3, 4, 5, 6
+H_PRIOR = 7
 N_HEADER = 8
 N_VALUE = 16
 V0 = N_HEADER
@@ -101,6 +115,62 @@ def _ov_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
 
     def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
         return f(kind, state, player, legal, n_legal, params, aux, rng)
+    return impl
+
+
+def g_rollout_act(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
+    """A rollout policy's action: with the literal ``guided`` = 1 and ``kind`` =
+    ``agents.net.K_NET``, the learned policy ``net`` (:func:`agents.net.net_act`), else the
+    game's own policy ``kind`` (:func:`g_act_base`). With ``guided`` = 0 the network is not
+    compiled in (the unguided search agents stay as small as before)."""
+
+
+@overload(g_rollout_act, jit_options={"cache": True})
+def _ov_rollout_act(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    if guided.literal_value == 0:
+        def impl(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
+            return g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng)
+        return impl
+    from agents.net import K_NET, net_act
+
+    def impl_net(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
+        if kind == K_NET:
+            return net_act(game, state, player, legal, n_legal, params, aux, rng)
+        return g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng)
+    return impl_net
+
+
+def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
+    """``net``'s action probabilities (softmax of :func:`agents.net.net_logits`) of
+    ``legal[:n_legal]`` for ``player`` into ``out[:n_legal]`` (``float64``); uniform when
+    ``aux`` holds no weights. Reads only ``player``'s information state; ``rng`` (the seat
+    memory) is not changed. The prior of the guided searches (Silver et al. 2017's PUCT prior;
+    Anthony, Tian and Barber 2017)."""
+
+
+@overload(g_prior, jit_options={"cache": True})
+def _ov_prior(game, state, player, legal, n_legal, params, aux, rng, out):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    from agents.net import net_logits
+
+    def impl(game, state, player, legal, n_legal, params, aux, rng, out):
+        if not net_logits(game, state, player, legal, n_legal, params, aux, rng, out):
+            for i in range(n_legal):
+                out[i] = 1.0 / n_legal
+            return
+        m = out[0]
+        for i in range(1, n_legal):
+            m = max(m, out[i])
+        tot = 0.0
+        for i in range(n_legal):
+            out[i] = np.exp(out[i] - m)
+            tot += out[i]
+        for i in range(n_legal):
+            out[i] /= tot
     return impl
 
 
@@ -134,6 +204,13 @@ def _horizon_reached(game, w, level, start):
 
 @njit(cache=True)
 def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
+    """The unguided :func:`_rollout` (the game's own rollout policy; arguments and result
+    there)."""
+    return _rollout(game, w, level, start, params, aux, legal, mem, max_steps, 0)
+
+
+@njit(cache=True)
+def _rollout(game, w, level, start, params, aux, legal, mem, max_steps, guided):
     """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
     the rollout policy until the horizon; returns the number of decisions played (int64).
 
@@ -143,15 +220,17 @@ def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
     parameter row (``float64``; ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]``
     its parameters); ``aux``: the game's aux array; ``legal``: ``int64`` scratch of the game's
     legal-list size; ``mem``: ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a
-    cap on decisions. The Monte Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling,
-    Powley and Whitehouse 2012); raises nothing (compiled)."""
+    cap on decisions; ``guided``: literal 1 lets the rollout policy be ``net``
+    (:func:`g_rollout_act`). The Monte Carlo rollout of PIMC and ISMCTS (Long et al. 2010;
+    Cowling, Powley and Whitehouse 2012); raises nothing (compiled)."""
+    literally(guided)
     kind = np.int64(params[H_ROLLOUT])
     rp = params[R0:]
     steps = 0
     while not _horizon_reached(game, w, level, start) and steps < max_steps:
         q = g_current_player(game, w)
         n = g_legal_actions(game, w, legal)
-        a = g_act_base(game, kind, w, q, legal, n, rp, aux, mem[q])
+        a = g_rollout_act(game, guided, kind, w, q, legal, n, rp, aux, mem[q])
         g_apply_action(game, w, a)
         steps += 1
     return steps
@@ -162,8 +241,22 @@ def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """PIMC's value of each legal action (module docstring): ``sums[i]`` (``float64``, at
     least ``n_legal`` long) gets the summed leaf value for ``player`` of ``legal[i]`` over the
     ``params[H_SIMS]`` determinized worlds (divide by the world count for the mean); draws the
-    worlds from ``rng`` exactly as :func:`pimc` does. The teacher signal of the learned
-    policies (:mod:`agents.net`): action values, not only the choice."""
+    worlds from ``rng`` exactly as :func:`pimc` does; returns the world count (int64). The
+    teacher signal of the learned policies (:mod:`agents.net`): action values, not only the
+    choice."""
+    return _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 0)
+
+
+@njit(cache=True)
+def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
+    """:func:`pimc_values` of the guided PIMC (``net-search``): rollouts may be played by
+    ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``); the prior is not in the sums."""
+    return _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
+
+
+@njit(cache=True)
+def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided):
+    literally(guided)
     sz = g_sizes(game)
     world = np.empty(sz[0], dtype=np.int64)
     w = np.empty(sz[0], dtype=np.int64)
@@ -188,7 +281,7 @@ def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
             w[:] = world
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
-            rollout(game, w, level, start, params, aux, buf, mem, max_steps)
+            _rollout(game, w, level, start, params, aux, buf, mem, max_steps, guided)
             g_leaf_value(game, w, weights, val)
             sums[i] += val[player]
     return k
@@ -204,6 +297,32 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
     pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
+    best = 0
+    for i in range(1, n_legal):
+        if sums[i] > sums[best]:
+            best = i
+    return legal[best]
+
+
+@njit(cache=True)
+def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
+    """PIMC guided by ``net`` (``net-search``): :func:`net_pimc_values` (``net`` rollouts when
+    ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), then the action of the best ``mean value +
+    params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's own information
+    state; 0 leaves the means alone), ties to the first. The prior term is a policy-regularized
+    choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy optimization"):
+    where a handful of worlds cannot tell two actions apart, the learned policy does."""
+    literally(game)
+    if n_legal == 1:
+        return legal[0]
+    sums = np.zeros(n_legal, dtype=np.float64)
+    k = net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
+    c = params[H_PRIOR]
+    if c != 0.0:
+        pri = np.empty(n_legal, dtype=np.float64)
+        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
+        for i in range(n_legal):
+            sums[i] = sums[i] / k + c * np.log(max(pri[i], 1e-12))
     best = 0
     for i in range(1, n_legal):
         if sums[i] > sums[best]:
@@ -320,10 +439,13 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
 
 @njit(cache=True)
 def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
-    """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`)."""
+    """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`,
+    :data:`K_NET_PIMC`)."""
     literally(game)
     if kind == K_ISMCTS:
         return ismcts(game, s, player, legal, n_legal, params, aux, rng)
+    if kind == K_NET_PIMC:
+        return net_pimc(game, s, player, legal, n_legal, params, aux, rng)
     return pimc(game, s, player, legal, n_legal, params, aux, rng)
 
 

@@ -9,7 +9,11 @@ Run: ``python benchmarks/search.py [--players 4] [--games 300] [--jobs 2] [--qui
 Every agent plays the **same game seeds** (paired deals: one seat policy for the whole team,
 random Rat pair, normal difficulty unless ``--difficulty``). A point is ``NAME`` (a registered
 policy) or ``NAME:BUDGET`` (a search preset with its simulations set to ``BUDGET``: worlds per
-decision for ``pimc``, simulations for ``ismcts``). For each point it prints the win rate with
+decision for ``pimc`` and ``net-search``, simulations for ``ismcts``), optionally followed by
+settings of a search preset, ``:prior=X`` (the prior weight of ``net-search``) and
+``:rollout=NAME`` (the rollout policy: ``net`` or one of the game's own, e.g. ``heuristic``):
+``net-search:16:rollout=heuristic`` is the prior alone, ``net-search:16:prior=0`` the rollouts
+alone (the ablation of ``docs/guides/search_agents.md``). For each point it prints the win rate with
 its 95% Wilson interval, the paired difference to ``heuristic`` on the same deals (95% normal
 interval of the mean of the per-deal differences) and the speed in **games per second on one
 core** (games / summed worker CPU seconds; each worker plays one warm-up game first, so
@@ -37,20 +41,53 @@ DEFAULT_POINTS = ("heuristic,peek,pimc:2,pimc:4,pimc:8,pimc:16,pimc:32,ismcts:50
 QUICK_POINTS = "heuristic,peek,pimc:4,ismcts:50,pimc-peek:8"
 
 
-def _chunk(n_players: int, difficulty: str, name: str, budget: int | None,
-           seeds: np.ndarray) -> tuple[np.ndarray, float]:
-    """Play ``seeds`` with ``name`` in every seat; returns (won per game, CPU seconds)."""
-    from agents.loop import run_games
+def point_params(point: str, game: str = "river_rats"):
+    """``(name, params)`` of a point ``NAME[:BUDGET][:prior=X][:rollout=NAME]`` (module
+    docstring): the registered policy and its parameter vector (``float64``; None for a
+    plain name). Raises ``ValueError`` naming the bad point and what was expected."""
+    from agents import search as S
     from agents.policy import get_spec
+
+    name, *rest = point.split(":")
+    spec = get_spec(game, name)  # ValueError naming a bad agent
+    if not rest:
+        return name, None
+    want = (f"bad point {point!r}: expected NAME, or a search preset's SEARCH_PRESET[:BUDGET]"
+            "[:prior=X][:rollout=POLICY] with a positive integer budget")
+    if not spec.search:
+        raise ValueError(want)
+    params = spec.params_array()
+    for i, part in enumerate(rest):
+        key, eq, value = part.partition("=")
+        if not eq and i == 0 and part.isdigit() and int(part) >= 1:
+            params[S.H_SIMS] = int(part)
+        elif key == "prior" and spec.kind == S.K_NET_PIMC:
+            try:
+                params[S.H_PRIOR] = float(value)
+            except ValueError:
+                raise ValueError(want) from None
+            if not np.isfinite(params[S.H_PRIOR]) or params[S.H_PRIOR] < 0:
+                raise ValueError(want)
+        elif key == "rollout" and spec.kind == S.K_NET_PIMC:
+            roll = get_spec(game, value)  # ValueError naming a bad policy
+            if roll.search:
+                raise ValueError(want)
+            params[S.H_ROLLOUT] = roll.kind
+        else:
+            raise ValueError(want)
+    return name, params
+
+
+def _chunk(n_players: int, difficulty: str, name: str, params, seeds: np.ndarray
+           ) -> tuple[np.ndarray, float]:
+    """Play ``seeds`` with ``name`` (parameter vector ``params``, None: its defaults) in every
+    seat; returns (won per game, CPU seconds)."""
+    from agents.loop import run_games
     from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
     from engines.river_rats import core as C
 
     cfg = RiverRatsConfig(n_players=n_players, difficulty=difficulty)
-    params = None
-    if budget is not None:
-        params = get_spec("river_rats", name).params_array()
-        params[0] = budget
     warm = chance.game_seeds(chance.as_word(987_654_321), 1)
     run_games(cfg, name, warm, params=params)  # compile or load the kernels: not timed
     t0 = time.process_time()
@@ -63,18 +100,10 @@ def measure(point: str, n_players: int, difficulty: str, seeds: np.ndarray, n_jo
     """Play every seed with the agent of ``point``; returns (won (G,) int64, CPU seconds)."""
     from joblib import Parallel, delayed
 
-    from agents.policy import get_spec
 
-    name, _, b = point.partition(":")
-    spec = get_spec("river_rats", name)  # ValueError naming a bad agent
-    budget = None
-    if b:
-        if not spec.search or not b.isdigit() or int(b) < 1:
-            raise ValueError(f"bad point {point!r}: expected NAME or SEARCH_PRESET:BUDGET "
-                             "with a positive integer budget")
-        budget = int(b)
+    name, params = point_params(point)
     parts = [c for c in np.array_split(seeds, max(1, n_jobs) * 4) if c.size]
-    res = Parallel(n_jobs=n_jobs)(delayed(_chunk)(n_players, difficulty, name, budget, c)
+    res = Parallel(n_jobs=n_jobs)(delayed(_chunk)(n_players, difficulty, name, params, c)
                                   for c in parts)
     return np.concatenate([r[0] for r in res]), float(sum(r[1] for r in res))
 
@@ -97,7 +126,13 @@ def main(argv=None) -> int:
                     help="path stem of the CSV and PNG (default benchmarks/results/"
                          "search_curve_<N>p)")
     ap.add_argument("--quick", action="store_true", help="few points, 40 games")
+    ap.add_argument("--replot", action="store_true",
+                    help="only redraw <out>.png from the CSV of an earlier run")
     args = ap.parse_args(argv)
+    if args.replot:
+        stem = Path(args.out or ROOT / "benchmarks" / "results" / f"search_curve_{args.players}p")
+        _plot(pd.read_csv(stem.with_suffix(".csv")), args, stem.with_suffix(".png"))
+        return 0
     if args.quick:
         args.games = min(args.games, 40)
         args.points = args.points or QUICK_POINTS
@@ -153,18 +188,21 @@ def _plot(df, args, path: Path) -> None:
             ax.axhline(r.win_rate.iloc[0], color=color, ls="--", lw=1,
                        label=f"{name} ({r.win_rate.iloc[0]:.0%})")
     families = {"pimc": ("tab:blue", "o"), "ismcts": ("tab:green", "s"),
-                "pimc-peek": ("tab:red", "^")}
+                "net-search": ("tab:purple", "D"), "pimc-peek": ("tab:red", "^")}
     for fam, (color, marker) in families.items():
         r = df[df.agent.str.partition(":")[0] == fam]
         if not len(r):
             continue
         yerr = np.vstack([r.win_rate - r.ci_low, r.ci_high - r.win_rate])
+        ls = "none" if r.agent.str.contains("=").any() else "-"  # an ablation is no curve
         ax.errorbar(r.games_per_s_core, r.win_rate, yerr=yerr, color=color, marker=marker,
-                    capsize=3, lw=1.2, label=fam + (" (sees hidden cards)" if "peek" in fam
+                    capsize=3, lw=1.2, ls=ls, label=fam + (" (sees hidden cards)" if "peek" in fam
                                                    else ""))
         for _, row in r.iterrows():
-            ax.annotate(row.agent.partition(":")[2], (row.games_per_s_core, row.win_rate),
-                        textcoords="offset points", xytext=(6, -12), fontsize=8, color=color)
+            text = row.agent.partition(":")[2].replace("rollout=heuristic", "heuristic rollouts")
+            ax.annotate(text, (row.games_per_s_core, row.win_rate), textcoords="offset points",
+                        xytext=(6, 5 if "=" in text or "rollouts" in text else -12),
+                        fontsize=8, color=color)
     ax.set_xscale("log")
     x = df.games_per_s_core[df.agent.str.contains(":")]
     x = x if len(x) else df.games_per_s_core
@@ -177,8 +215,10 @@ def _plot(df, args, path: Path) -> None:
     ax.set_ylabel("win rate (95% interval)")
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     plural = "s" if args.players > 1 else ""
+    what = ("do search budget and guidance by net" if df.agent.str.startswith("net-search").any()
+            else "does search budget")
     ax.set_title(f"River Rats, {args.players} player{plural}, {args.difficulty}: how much "
-                 f"does search budget buy?\n({int(df.games.iloc[0])} paired games per point; "
+                 f"{what} buy?\n({int(df.games.iloc[0])} paired games per point; "
                  "labels: worlds or simulations per decision)", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")

@@ -3,7 +3,9 @@ against `heuristic` in every other seat, compared with `heuristic` in that same 
 deals (paired), in one run.
 
 Run: ``python benchmarks/search_vs_heuristic.py [--games rats,recurring,lure] [--players 4]
-[--deals 300] [--agents pimc,ismcts-fast] [--jobs 2]``.
+[--deals 300] [--agents pimc,ismcts-fast] [--baseline heuristic] [--jobs 2]``.
+``--baseline pimc --agents net-search`` asks whether the search guided by ``net`` beats ``pimc``
+(the baseline then plays every other seat and the compared seat).
 
 For every deal and every seat ``p`` the deal is played twice: with the search agent in seat
 ``p`` and with `heuristic` there, the other seats `heuristic` both times (same seed, so the same
@@ -29,12 +31,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def _play(game: str, n: int, agent: str, seat: int, seeds: np.ndarray):
+def _play(game: str, n: int, agent: str, seat: int, seeds: np.ndarray,
+          baseline: str = "heuristic"):
+    """Play ``seeds`` with ``agent`` in ``seat`` and ``baseline`` elsewhere; returns (the
+    seat's returns, CPU seconds)."""
     from agents.loop import run_games
     from engines.protocol import game_class
 
     cfg = game_class(game).config_class(n_players=n)
-    pols = ["heuristic"] * n
+    pols = [baseline] * n
     pols[seat] = agent
     run_games(cfg, pols, seeds[:1])  # compile or load the kernels: not timed
     t0 = time.process_time()
@@ -55,27 +60,30 @@ def main(argv=None) -> int:
     ap.add_argument("--agents", default="pimc,ismcts-fast")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--baseline", default="heuristic",
+                    help="the policy of the other seats and of the compared seat")
     args = ap.parse_args(argv)
+    base_name = args.baseline
     seeds = chance.game_seeds(chance.as_word(args.seed), args.deals)
     n = args.players
-    print(f"{n} players, {args.deals} deals x {n} seats, paired against heuristic in the same "
-          f"seat; load {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
-    print(f"{'game':<10}{'agent':<13}{'search':>9}{'heuristic':>11}"
+    print(f"{n} players, {args.deals} deals x {n} seats, paired against {base_name} in the same "
+          f"seat, {base_name} elsewhere; load {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+    print(f"{'game':<10}{'agent':<18}{'search':>9}{base_name:>11}"
           f"{'difference [95% CI]':>28}{'p':>10}{'games/s':>9}")
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
-        names = ["heuristic"] + [a.strip() for a in args.agents.split(",") if a.strip()]
+        names = [base_name] + [a.strip() for a in args.agents.split(",") if a.strip()]
         jobs = [(a, p) for a in names for p in range(n)]
-        res = Parallel(n_jobs=args.jobs)(delayed(_play)(game, n, a, p, seeds)
+        res = Parallel(n_jobs=args.jobs)(delayed(_play)(game, n, a, p, seeds, base_name)
                                          for a, p in jobs)
         by = {a: np.concatenate([res[i][0] for i, (b, _) in enumerate(jobs) if b == a])
               for a in names}
         cpu = {a: sum(res[i][1] for i, (b, _) in enumerate(jobs) if b == a) for a in names}
-        base = by["heuristic"]
+        base = by[base_name]
         for a in names[1:]:
             d = by[a] - base
             half = 1.96 * d.std(ddof=1) / np.sqrt(d.size)
             p = ttest_rel(by[a], base).pvalue
-            print(f"{game:<10}{a:<13}{by[a].mean():>9.3f}{base.mean():>11.3f}"
+            print(f"{game:<10}{a:<18}{by[a].mean():>9.3f}{base.mean():>11.3f}"
                   f"{d.mean():>+14.3f} [{d.mean() - half:+.3f}, {d.mean() + half:+.3f}]"
                   f"{p:>10.1e}{d.size / cpu[a]:>9.1f}", flush=True)
     return 0

@@ -4,13 +4,12 @@ information state), reproducibility, and the same games through the step API and
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent, get_spec, specs
 from engines.protocol import GAME_NAMES, game_class
-from tests.players import three_players
+from tests.players import assert_fair, three_players
 
 PRESETS = ("pimc-fast", "pimc", "pimc-strong", "ismcts-fast", "ismcts", "ismcts-strong")
 SEARCH_GAMES = [g for g in GAME_NAMES if "pimc" in specs(g)]
@@ -42,28 +41,7 @@ def test_search_decisions_depend_only_on_the_information_state(game, name):
     """Fair play: at sampled positions, the search decides the same on the real state and on
     worlds where everything the player cannot see was dealt anew (same seed for the search's
     own randomness)."""
-    rng = np.random.default_rng(4)
-    cls = game_class(game)
-    agent = Agent(game, name, _small(game, name))
-    checked = 0
-    for seed in range(17, 67):  # one game of the big games; several of a short one
-        st = cls(cls.config_class(n_players=PLAYERS[game]), seed)
-        while not st.is_terminal() and checked < 6:
-            if len(st.legal_actions()) > 1 and rng.random() < 0.3:
-                p = st.current_player()
-                mem = st.seat_memory.copy()
-                a = agent(st)
-                for k in range(2):
-                    d = st.determinize(p, 1000 + k)
-                    d.seat_memory[:] = mem
-                    assert agent(d) == a
-                st.seat_memory[:] = mem
-                checked += 1
-            legal = st.legal_actions()
-            st.apply_action(legal[int(rng.integers(len(legal)))])
-        if checked >= 3:
-            break
-    assert checked >= 3
+    assert_fair(Agent(game, name, _small(game, name)), game, 17, 4, 1000)
 
 
 @pytest.mark.parametrize("game", SEARCH_GAMES)

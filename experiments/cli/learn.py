@@ -34,7 +34,9 @@ def register(sub) -> None:
     c.add_argument("--players", default=None, help="player counts, e.g. 1..4 or 2,4 "
                    "(default: every count of the game)")
     c.add_argument("--games", type=int, default=1000, help="games per player count")
-    c.add_argument("--teacher", default="pimc", help="PIMC preset (default pimc)")
+    c.add_argument("--teacher", default="pimc",
+                   help="PIMC preset, or net-search-fast / net-search / net-search-strong for "
+                        "a round of expert iteration (default pimc)")
     c.add_argument("--student", default=None, metavar="WEIGHTS",
                    help="DAgger round: this weights file plays, the teacher labels")
     c.add_argument("--seed", type=int, default=0)

@@ -2,8 +2,10 @@
 every seat recorded with the acting player's information-state tensor, the legal actions, the
 teacher's value of each legal action and its choice.
 
-The teacher is a PIMC preset of :mod:`agents.search` (``pimc-fast``, ``pimc``, ...): its action
-values (:func:`agents.search.pimc_values`) are richer labels than its choice alone. Round 0 is
+The teacher is a PIMC preset of :mod:`agents.search` (``pimc-fast``, ``pimc``, ...) or a search
+guided by ``net`` (``net-search*``: a round of expert iteration, Anthony, Tian and Barber
+2017): its action values (:func:`agents.search.pimc_values`) are richer labels than its choice
+alone. Round 0 is
 behaviour cloning: the teacher plays. A DAgger round (Ross, Gordon and Bagnell 2011) seats the
 student ``net`` (a weights file) instead: the student plays, the teacher labels every state the
 student reaches. Forced moves (one legal action) are not recorded.
@@ -23,7 +25,7 @@ from numba import literally, njit
 
 from agents.dispatch import g_act
 from agents.net import g_action_features
-from agents.search import pimc_values
+from agents.search import H_PRIOR, K_NET_PIMC, R0, g_prior, net_pimc_values, pimc_values
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
 from engines.protocol.kernels import (
@@ -41,13 +43,15 @@ __all__ = ["record_game", "collect_batch", "batch_file"]
 
 
 @njit(cache=True)
-def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, aux, x_idx, x_val,
-                x_ptr, leg, q, dec, fs, fa):
+def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_params, aux,
+                x_idx, x_val, x_ptr, leg, q, dec, fs, fa):
     """Play one game from seed word ``seed`` and record its unforced decisions.
 
-    ``game``: literal game id; ``cfg``: config array; ``t_params``: the teacher's (a PIMC
-    preset's) parameter row; ``s_kind``: -1 (the teacher plays its choice) or the shipped
-    policy kind that plays (``agents.net.K_NET``: a DAgger round) with ``s_params``;
+    ``game``: literal game id; ``cfg``: config array; ``t_kind``/``t_params``: the teacher's
+    kind and parameter row (a PIMC preset, or a ``net-search`` preset: then each action's
+    value is its mean plus the prior term of :func:`agents.search.net_pimc`); ``s_kind``: -1
+    (the teacher plays its choice) or the shipped policy kind that plays (``agents.net.K_NET``:
+    a DAgger round) with ``s_params``;
     ``h_kind``/``h_params``: the game's heuristic, whose choice is recorded too (on a copy of
     the seat's memory, so the games do not depend on it); ``aux``:
     the table's aux (:func:`agents.policy.table_aux`). Outputs (capacities from the caller):
@@ -69,6 +73,7 @@ def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, a
     x = np.empty(sz[7], dtype=np.float32)
     hmem = np.zeros(SEAT_WORDS, dtype=np.int64)
     sums = np.zeros(sz[1], dtype=np.float64)
+    pri = np.zeros(sz[1], dtype=np.float64)
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
     d = 0
@@ -97,7 +102,14 @@ def record_game(game, cfg, seed, t_params, s_kind, s_params, h_kind, h_params, a
                 x_val[nz] = x[i]
                 nz += 1
         x_ptr[d + 1] = nz
-        pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
+        if t_kind == K_NET_PIMC:
+            net_pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
+            if t_params[H_PRIOR] != 0.0:
+                g_prior(game, s, p, legal, n, t_params[R0:], aux, mem[p], pri)
+                for i in range(n):
+                    sums[i] += k * t_params[H_PRIOR] * np.log(max(pri[i], 1e-12))
+        else:
+            pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
         best = 0
         for i in range(n):
             leg[d, i] = legal[i]
@@ -145,7 +157,7 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     cls = game_class(game)
     config = cls._as_config(dict(cell.get("config") or {}, n_players=n))
     C = core_of(game)
-    _, t_rows, _ = resolve(game, cell["teacher"], n)
+    t_kinds, t_rows, _ = resolve(game, cell["teacher"], n)
     t_params = t_rows[0]
     h_kinds, h_rows, _ = resolve(game, "heuristic", n)
     s_kind = -1
@@ -172,7 +184,8 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
             dec = np.empty((cap, 7), dtype=np.int64)
             fs = np.zeros((cap, S), dtype=np.float32)
             fa = np.zeros((cap, C.MAX_LEGAL, F), dtype=np.float32)
-            d = call_literal(record_game, gid, cfg, words[g], t_params, s_kind, s_params,
+            d = call_literal(record_game, gid, cfg, words[g], int(t_kinds[0]), t_params,
+                             s_kind, s_params,
                              int(h_kinds[0]), h_rows[0], aux, x_idx, x_val, x_ptr, leg, q, dec,
                              fs, fa)
             if d >= 0:
@@ -215,16 +228,18 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
     ``ValueError`` for a teacher that is not a PIMC preset, bad player counts or options."""
     from agents.net import layout_signature
     from agents.policy import get_spec
-    from agents.search import K_PIMC
+    from agents.search import K_NET_PIMC, K_PIMC
     from engines.protocol import core_of, normalize_game_name
     from experiments.io import code_version, write_json
     from experiments.runner import run_experiment
 
     game = normalize_game_name(game)
     spec = get_spec(game, teacher)
-    if spec.kind != K_PIMC or spec.sees_hidden:
+    if spec.kind not in (K_PIMC, K_NET_PIMC) or spec.sees_hidden:
         raise ValueError(f"teacher {teacher!r}: expected a fair PIMC preset of {game} "
-                         f"(pimc-fast, pimc, pimc-strong): its action values are the labels")
+                         f"(pimc-fast, pimc, pimc-strong, or net-search-fast, net-search, "
+                         f"net-search-strong where net is shipped): its action values are the "
+                         f"labels")
     C = core_of(game)
     players = [int(p) for p in players]
     bad = [p for p in players if not C.MIN_PLAYERS <= p <= C.MAX_PLAYERS]

@@ -236,3 +236,22 @@ def test_collection_is_the_same_for_one_and_two_workers(tmp_path):
     assert a.n > 0
     for k in ("x_idx", "x_val", "x_ptr", "legal", "q", "dec"):
         assert np.array_equal(getattr(a, k), getattr(b, k)), k
+
+
+@pytest.mark.slow
+def test_expert_iteration_records_the_guided_search_as_teacher(tmp_path):
+    """A ``net-search`` teacher (expert iteration): every recorded decision's best label is the
+    action the teacher chose and played; a teacher that sees hidden cards is refused."""
+    from experiments.learn.collect import run_collect
+    from experiments.learn.data import load_dataset
+
+    run_collect("lure", tmp_path / "x", [2], 1, teacher="net-search-fast", seed=5,
+                batch_size=1, progress=False)
+    d = load_dataset(tmp_path / "x")
+    assert d.n > 0 and d.meta[0]["teacher"] == "net-search-fast"
+    n = d.dec[:, 4].astype(int)
+    q = np.where(np.arange(d.q.shape[1])[None, :] < n[:, None], d.q, -np.inf)
+    best = d.legal[np.arange(d.n), q.argmax(axis=1)]
+    assert np.array_equal(best, d.dec[:, 2]) and np.array_equal(best, d.dec[:, 3])
+    with pytest.raises(ValueError, match="pimc-peek"):
+        run_collect("lure", tmp_path / "y", [2], 1, teacher="pimc-peek", seed=5, progress=False)

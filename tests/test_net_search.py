@@ -1,0 +1,71 @@
+"""The search guided by the learned policy (``net-search*``, :func:`agents.search.net_pimc`):
+registered where a game has ``net`` weights, fair play
+(a decision depends only on the searching player's information state), the unguided search
+when the guidance is switched off, and the same games for the same seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import search as S
+from agents.loop import play_batch
+from agents.policy import Agent, get_spec, specs
+from engines.protocol import GAME_NAMES, game_class
+from tests.players import assert_fair
+
+NET_GAMES = [g for g in GAME_NAMES if "net-search" in specs(g)]
+PRESETS = ("net-search-fast", "net-search", "net-search-strong")
+
+
+def _small(game, name, sims=2, prior=1.0):
+    """A guided search's parameter vector with a tiny budget and the prior switched on."""
+    v = get_spec(game, name).params_array()
+    v[S.H_SIMS] = sims
+    v[S.H_PRIOR] = prior
+    return v
+
+
+def test_guided_presets_where_net_weights_are_shipped():
+    assert set(NET_GAMES) == {g for g in GAME_NAMES if "net" in specs(g)}
+    assert {"river_rats", "lure", "rats", "recurring"} <= set(NET_GAMES)
+    for game in NET_GAMES:
+        for name in PRESETS:
+            s = get_spec(game, name)
+            assert s.search and not s.sees_hidden and "net rollouts" in s.label
+            assert s.kind == S.K_NET_PIMC
+            assert len(s.param_names) == len(s.default_params)
+            assert s.param_names[S.H_PRIOR] == "prior_weight"
+            assert s.default_params[S.H_ROLLOUT] == 90  # agents.net.K_NET
+
+
+@pytest.mark.parametrize("game", NET_GAMES)
+def test_guided_search_decides_on_the_information_state_only(game):
+    """Fair play: the guided search (net rollouts, prior on) decides the same on the real state
+    and on worlds where everything the player cannot see was dealt anew."""
+    assert_fair(Agent(game, "net-search", _small(game, "net-search")), game, 31, 5, 2000)
+
+
+def test_guided_search_without_guidance_is_pimc():
+    """With the heuristic as rollout policy and prior weight 0, ``net-search`` plays exactly the
+    games of ``pimc`` at the same budget (the guidance is the only difference)."""
+    game = "river_rats"
+    cfg = game_class(game).config_class(n_players=2)
+    v = _small(game, "net-search", sims=3, prior=0.0)
+    v[S.H_ROLLOUT] = get_spec(game, "heuristic").kind
+    p = get_spec(game, "pimc").params_array()
+    p[S.H_SIMS] = 3
+    a = play_batch(cfg, "net-search", 6, seed=3, params=v)
+    b = play_batch(cfg, "pimc", 6, seed=3, params=p)
+    cols = [c for c in a.columns if c.startswith("return_")]
+    assert a[cols].equals(b[cols])
+    v[S.H_PRIOR] = 5.0  # a strong prior changes some decisions over six games
+    c = play_batch(cfg, "net-search", 6, seed=3, params=v)
+    assert not a.equals(c)
+
+
+def test_guided_search_same_seed_same_games():
+    cfg = game_class("lure").config_class(n_players=3)
+    v = _small("lure", "net-search")
+    one = play_batch(cfg, ["net-search", "heuristic", "net"], 2, seed=8, params=[v, None, None])
+    two = play_batch(cfg, ["net-search", "heuristic", "net"], 2, seed=8, params=[v, None, None])
+    assert one.equals(two)
