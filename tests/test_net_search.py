@@ -36,6 +36,10 @@ def test_guided_presets_where_net_weights_are_shipped():
             assert len(s.param_names) == len(s.default_params)
             assert s.param_names[S.H_PRIOR] == "prior_weight"
             assert s.default_params[S.H_ROLLOUT] == 90  # agents.net.K_NET
+        lite = get_spec(game, "net-search-lite")  # the prior alone, the game's own rollouts
+        assert lite.kind == S.K_NET_PIMC and "heuristic rollouts" in lite.label
+        assert lite.default_params[S.H_ROLLOUT] == get_spec(game, "heuristic").kind
+        assert lite.default_params[S.H_PRIOR] > 0
 
 
 @pytest.mark.parametrize("game", NET_GAMES)
