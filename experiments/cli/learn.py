@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from engines.names import GAME_NAMES
 from experiments.cli import QUIET_HELP, GameChoices
@@ -47,7 +48,10 @@ def register(sub) -> None:
     c.set_defaults(func=_collect)
     t = lsub.add_parser("train", help="train net on collected data (learn extra)")
     t.add_argument("data", help="data folders, comma-separated (behaviour cloning + DAgger)")
-    t.add_argument("--out", required=True, help="weights file to write (.npz)")
+    t.add_argument("--out", required=True, help="weights file to write (.npz; its model card "
+                   "is written beside it as .md)")
+    t.add_argument("--force", action="store_true",
+                   help="replace an existing weights file or model card at --out")
     t.add_argument("--max-decisions", type=int, default=None)
     for k, v, what in (
             ("h1", 64, "first hidden layer's units"), ("h2", 32, "second hidden layer's units"),
@@ -126,7 +130,8 @@ def _train(args: argparse.Namespace) -> int:
 
 def _check_train_options(args: argparse.Namespace) -> None:
     """Refuse bad training settings before any data is read: ``ValueError`` in one line naming
-    the option as typed and what it takes."""
+    the option as typed and what it takes; an existing weights file or model card at ``--out``
+    is refused unless ``--force`` (nothing is replaced that this run did not write)."""
     from experiments.options import check_int
 
     for k in ("h1", "h2", "epochs", "batch"):
@@ -140,6 +145,11 @@ def _check_train_options(args: argparse.Namespace) -> None:
             raise ValueError(f"--{k} {getattr(args, k)!r}: expected a number {want}")
     if args.prior not in (0, 1):
         raise ValueError(f"--prior {args.prior!r}: expected 0 or 1")
+    out = Path(args.out)
+    for p in (out, out.with_suffix(".md")):
+        if p.exists() and not args.force:
+            raise ValueError(f"--out {args.out}: {p} exists; expected a new file (give --force "
+                             f"to replace it)")
 
 
 def _evaluate(args: argparse.Namespace) -> int:

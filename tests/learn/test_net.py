@@ -148,6 +148,23 @@ def test_cli_refuses_bad_training_settings_before_reading_data(tmp_path, capsys,
     assert not out.exists()
 
 
+@pytest.mark.parametrize("existing", ["w.npz", "w.md"])
+def test_cli_train_does_not_replace_weights_or_card_without_force(tmp_path, capsys, existing):
+    """An existing weights file or model card at --out is refused in one line, before the data
+    are read, and left as it was; --force lets the run go on (here to the missing data)."""
+    from experiments.cli import main
+
+    (tmp_path / existing).write_text("a user's file")
+    args = ["learn", "train", str(tmp_path / "missing"), "--out", str(tmp_path / "w.npz")]
+    rc = main(args)
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and len(err.splitlines()) == 1 and "exists" in err and "--force" in err
+    assert (tmp_path / existing).read_text() == "a user's file"
+    rc = main(args + ["--force"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and "missing" in err and "exists" not in err
+
+
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_compiled_inference_equals_the_jax_forward_pass(game, tiny):
     pytest.importorskip("jax")
