@@ -250,8 +250,18 @@ def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
 @njit(cache=True)
 def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """:func:`pimc_values` of the guided PIMC (``net-search``): rollouts may be played by
-    ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``); the prior is not in the sums."""
-    return _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
+    ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``), and with ``params[H_PRIOR] = c != 0``
+    each sum also gets ``k * c * log prior`` (``k`` worlds; the prior: :func:`g_prior` on the
+    player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
+    returns ``k``."""
+    k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
+    c = params[H_PRIOR]
+    if c != 0.0:
+        pri = np.empty(n_legal, dtype=np.float64)
+        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
+        for i in range(n_legal):
+            sums[i] += k * c * np.log(max(pri[i], 1e-12))
+    return k
 
 
 @njit(cache=True)
@@ -306,23 +316,17 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
 
 @njit(cache=True)
 def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
-    """PIMC guided by ``net`` (``net-search``): :func:`net_pimc_values` (``net`` rollouts when
-    ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), then the action of the best ``mean value +
-    params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's own information
-    state; 0 leaves the means alone), ties to the first. The prior term is a policy-regularized
-    choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy optimization"):
+    """PIMC guided by ``net`` (``net-search``): the action of the best :func:`net_pimc_values`
+    (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), i.e. of the best
+    ``mean value + params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's
+    own information state; 0 leaves the means alone), ties to the first. The prior term is a
+    policy-regularized choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy optimization"):
     where a handful of worlds cannot tell two actions apart, the learned policy does."""
     literally(game)
     if n_legal == 1:
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
-    k = net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
-    c = params[H_PRIOR]
-    if c != 0.0:
-        pri = np.empty(n_legal, dtype=np.float64)
-        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
-        for i in range(n_legal):
-            sums[i] = sums[i] / k + c * np.log(max(pri[i], 1e-12))
+    net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
     best = 0
     for i in range(1, n_legal):
         if sums[i] > sums[best]:

@@ -25,7 +25,7 @@ from numba import literally, njit
 
 from agents.dispatch import g_act
 from agents.net import g_action_features
-from agents.search import H_PRIOR, K_NET_PIMC, R0, g_prior, net_pimc_values, pimc_values
+from agents.search import K_NET_PIMC, net_pimc_values, pimc_values
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
 from engines.protocol.kernels import (
@@ -73,7 +73,6 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
     x = np.empty(sz[7], dtype=np.float32)
     hmem = np.zeros(SEAT_WORDS, dtype=np.int64)
     sums = np.zeros(sz[1], dtype=np.float64)
-    pri = np.zeros(sz[1], dtype=np.float64)
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
     d = 0
@@ -102,12 +101,8 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
                 x_val[nz] = x[i]
                 nz += 1
         x_ptr[d + 1] = nz
-        if t_kind == K_NET_PIMC:
+        if t_kind == K_NET_PIMC:  # its sums carry the prior term: their best is its choice
             net_pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
-            if t_params[H_PRIOR] != 0.0:
-                g_prior(game, s, p, legal, n, t_params[R0:], aux, mem[p], pri)
-                for i in range(n):
-                    sums[i] += k * t_params[H_PRIOR] * np.log(max(pri[i], 1e-12))
         else:
             pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)
         best = 0
