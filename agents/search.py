@@ -320,8 +320,9 @@ def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
     (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), i.e. of the best
     ``mean value + params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's
     own information state; 0 leaves the means alone), ties to the first. The prior term is a
-    policy-regularized choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy optimization"):
-    where a handful of worlds cannot tell two actions apart, the learned policy does."""
+    policy-regularized choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy
+    optimization"): where a handful of worlds cannot tell two actions apart, the learned policy
+    does."""
     literally(game)
     if n_legal == 1:
         return legal[0]
