@@ -41,3 +41,43 @@ def test_bad_tables_are_named():
         rank_agreement(_table([0.1] * 6), pd.DataFrame({"pair": PAIRS}))
     with pytest.raises(ValueError, match="no \\(players, pair\\) cell"):
         rank_agreement(_table([0.1] * 6, 1), _table([0.1] * 6, 2))
+
+
+def test_side_by_side_states_agents_means_gain_and_moves():
+    from experiments.pairs.compare import format_side_by_side
+
+    a = _table([0.1, 0.2, 0.3, 0.4, 0.5, 0.6]).assign(agents="heuristic,heuristic", games=1000)
+    # every pair 20 points easier, and CD (hardest) becomes the easiest: rank +5
+    b = _table([0.9, 0.4, 0.5, 0.6, 0.7, 0.8]).assign(agents="net,net", games=100_000)
+    text = format_side_by_side(a, b, "results/x")
+    assert "net (results/x), against heuristic here" in text
+    assert "net 65.0% against heuristic 35.0% on average, +30.0 points per pair" in text
+    assert "(+20.0 to +80.0; 100,000+ games per pair)" in text
+    assert "♣K→♦K +5" in text and "♣K→♥K" not in text  # the others move by 1
+
+
+def test_compare_option_prints_beside_and_refuses_other_rules(tmp_path, capsys):
+    """``boardlab river-rats pairs --compare RUN`` (make run: the learned policy's table):
+    the other table is read and checked before anything is played."""
+    from experiments.cli import main
+
+    ref = tmp_path / "ref"
+    assert main(["river-rats", "pairs", "--players", "1", "--games", "400", "--batch-size",
+                 "200", "--quiet", "--out", str(ref), "--agents", "greedy"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "out"
+    args = ["river-rats", "pairs", "--players", "1", "--games", "400", "--batch-size", "200",
+            "--quiet", "--out", str(out), "--compare", str(ref)]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert f"Beside it, greedy ({ref}, given by --compare), against heuristic here" in text
+    assert "1 player: greedy" in text and "Spearman rho" in text
+    for bad, needle in ((["--difficulty", "expert"], "difficulty='normal' (here 'expert')"),
+                        ([], "no readable rat-pair table")):
+        target = tmp_path / "none" if not bad else ref
+        argv = args[:-1] + [str(target)] + bad
+        argv[argv.index(str(out))] = str(tmp_path / "out2")
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert needle in err and "--compare" in err and len(err.splitlines()) == 1, err
+        assert not (tmp_path / "out2").exists()

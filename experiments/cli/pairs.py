@@ -74,6 +74,11 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
                    type=output_folder,
                    help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
                         "_<players>p_seed<seed>); re-running with the same folder resumes")
+    p.add_argument("--compare", default=None, metavar="RUN",
+                   help="a finished pairs run (its folder or pairs.csv) played under the same "
+                        "rules, printed beside this one: mean win rates, the gain per pair, "
+                        "the rank agreement and the pairs that move (make run: the committed "
+                        "table of the learned policy net, results/river_rats/pairs_net)")
     p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     p.add_argument("--force", action="store_true",
                    help="replace what the output folder holds (a finished run of other "
@@ -254,10 +259,11 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_out(spec)
     settings = run_settings(spec, args.batch_size, args.ci_width, args.max_games,
                             args.round_batches)
+    compare = _compare_table(args.compare, settings["rules"])
     claim = claim_folder(out, experiment=EXPERIMENT, settings=settings, outputs=OUTPUT_FILES,
                          force=args.force, legacy=legacy_settings)
     if claim.finished:
-        return _answer_from(claim, format_table)
+        return _answer_from(claim, format_table, compare)
     check_writable(out)
     t0 = time.perf_counter()
     pairs, result = run_pairs(spec, n_jobs=args.jobs, backend=args.backend,
@@ -272,6 +278,7 @@ def run(args: argparse.Namespace) -> int:
                                       "ci_width": args.ci_width, "max_games": args.max_games,
                                       "total_wall_time_s": wall})
     print(format_table(pairs))
+    _print_beside(pairs, compare)
     rate = result.games_played / result.wall_time if result.wall_time else float("nan")
     print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
           f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
@@ -281,7 +288,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _answer_from(claim, format_table) -> int:
+def _compare_table(path: str | None, rules: dict):
+    """``--compare``: (the finished table at ``path``, its description) or ``None``; read and
+    checked before anything is played. ``ValueError`` (one line, naming the option as given)
+    when it is missing, not a rat-pair table, or played under other rules than ``rules``."""
+    if path is None:
+        return None
+    from experiments.pairs.compare import read_table, rules_of
+
+    table, meta = read_table(path)
+    theirs = rules_of(meta)
+    if theirs is not None:
+        differ = sorted(k for k in rules if k in theirs and theirs[k] != rules[k])
+        if differ:
+            shown = ", ".join(f"{k}={theirs[k]!r} (here {rules[k]!r})" for k in differ)
+            raise ValueError(f"bad --compare {path!r}: played under other rules: {shown}; "
+                             "expected a run of the same rules")
+    return table, f"{path}, given by --compare"
+
+
+def _print_beside(pairs, compare) -> None:
+    """Print :func:`experiments.pairs.compare.format_side_by_side` of ``compare`` (from
+    :func:`_compare_table`) under the table, if given."""
+    if compare is None:
+        return
+    from experiments.pairs.compare import format_side_by_side
+
+    print(format_side_by_side(pairs, compare[0], compare[1]))
+
+
+def _answer_from(claim, format_table, compare=None) -> int:
     """Print the table of the finished run in ``claim.folder`` (its ``pairs.csv``): nothing is
     played or written."""
     import pandas as pd
@@ -294,6 +330,7 @@ def _answer_from(claim, format_table) -> int:
                          f"pairs.csv cannot be read ({type(exc).__name__}): add --force to "
                          "play it again") from None
     print(format_table(pairs))
+    _print_beside(pairs, compare)
     when = claim.meta.get("written_utc") or ""
     print(f"\nanswered from the finished run in {claim.folder}/ ({int(pairs['games'].sum()):,} "
           f"games{', written ' + when if when else ''}): nothing was played; add --force to "

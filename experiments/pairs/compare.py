@@ -10,6 +10,8 @@ pair whose rank moves most. :func:`comparison_figure` draws one panel per player
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -105,3 +107,77 @@ def comparison_figure(a: pd.DataFrame, b: pd.DataFrame, label_a: str = "heuristi
                  fontsize=11)
     fig.tight_layout()
     return fig
+
+
+def read_table(path: str | Path, option: str = "--compare") -> tuple[pd.DataFrame, dict]:
+    """A finished rat-pair table to compare with: ``path`` is its folder (holding
+    ``pairs.csv`` and, optionally, ``metadata.json``) or the ``pairs.csv`` itself. Returns (the
+    table, the metadata or ``{}``). Raises ``ValueError`` naming ``option`` and the path as
+    given when the file is missing or is not a rat-pair table."""
+    import json
+
+    p = Path(path)
+    csv = p / "pairs.csv" if p.is_dir() else p
+    try:
+        table = pd.read_csv(csv)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"bad {option} {str(path)!r}: no readable rat-pair table there "
+                         f"({type(exc).__name__}); expected a finished pairs run's folder or "
+                         "its pairs.csv") from None
+    missing = {"players", "pair", "agents", "games", "win_rate"} - set(table.columns)
+    if missing:
+        raise ValueError(f"bad {option} {str(path)!r}: its table lacks columns "
+                         f"{sorted(missing)}; expected a rat-pair table (pairs.csv)")
+    meta_path = csv.parent / "metadata.json"
+    try:
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    except (OSError, ValueError):
+        meta = {}
+    return table, meta if isinstance(meta, dict) else {}
+
+
+def rules_of(meta: dict) -> dict | None:
+    """The rules fields of a pairs run's ``metadata.json`` (``settings.rules``, else the
+    ``spec.rules`` of older files), or ``None`` when the file does not say."""
+    settings = meta.get("settings")
+    if isinstance(settings, dict) and isinstance(settings.get("rules"), dict):
+        return settings["rules"]
+    spec = meta.get("spec")
+    if isinstance(spec, dict) and isinstance(spec.get("rules"), dict):
+        return spec["rules"]
+    return None
+
+
+def _agents_label(table: pd.DataFrame) -> str:
+    """The agents of a rat-pair table's ``agents`` column, each name once (``"pimc"`` for
+    ``"pimc,pimc,pimc"``)."""
+    names = dict.fromkeys(a for v in table["agents"] for a in str(v).split(","))
+    return ", ".join(names)
+
+
+def format_side_by_side(pairs: pd.DataFrame, other: pd.DataFrame, source: str) -> str:
+    """The text printed under a rat-pair table by ``--compare``: per player count present in
+    both tables, the mean win rate over the pairs of each (%), the mean and range of the
+    per-pair difference (points, ``other`` minus ``pairs``), ``other``'s fewest games per pair,
+    Spearman's rho of the two rankings, and the pairs whose rank moves by 2 or more (positive:
+    easier under ``other``). ``pairs``, ``other``: rat-pair tables
+    (:func:`experiments.pairs.job.pair_table` or a ``pairs.csv``); ``source``: where ``other``
+    was read. Raises ``ValueError`` as :func:`rank_agreement`."""
+    agree = rank_agreement(pairs, other).set_index("players")
+    j = _joined(pairs, other)
+    mine, theirs = _agents_label(pairs), _agents_label(other)
+    lines = [f"\nBeside it, {theirs} ({source}), against {mine} here:"]
+    for n, g in j.groupby("players"):
+        diff = (g.win_rate_b - g.win_rate_a) * 100
+        ra = g.set_index("pair").win_rate_a.rank(ascending=False)
+        rb = g.set_index("pair").win_rate_b.rank(ascending=False)
+        moves = (ra - rb)[(ra - rb).abs() >= 2].sort_values(key=abs, ascending=False)
+        moved = ", ".join(f"{pair_label(p)} {m:+.0f}" for p, m in moves.items()) or "none"
+        r = agree.loc[n]
+        games = int(other[other.players == n]["games"].min())
+        lines.append(
+            f"  {n} player{'s' if n > 1 else ''}: {theirs} {100 * r.mean_b:.1f}% against "
+            f"{mine} {100 * r.mean_a:.1f}% on average, {diff.mean():+.1f} points per pair "
+            f"({diff.min():+.1f} to {diff.max():+.1f}; {games:,}+ games per pair)\n"
+            f"     Spearman rho {r.spearman:.2f}; rank moves of 2 or more: {moved}")
+    return "\n".join(lines)
