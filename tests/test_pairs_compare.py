@@ -81,3 +81,26 @@ def test_compare_option_prints_beside_and_refuses_other_rules(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert needle in err and "--compare" in err and len(err.splitlines()) == 1, err
         assert not (tmp_path / "out2").exists()
+
+
+def test_compare_command_writes_the_picture_and_refuses_other_rules(tmp_path, capsys):
+    from experiments.cli import main
+
+    runs = []
+    for agent, difficulty in (("greedy", "normal"), ("heuristic", "normal"),
+                              ("heuristic", "expert")):
+        out = tmp_path / f"{agent}_{difficulty}"
+        assert main(["river-rats", "pairs", "--players", "1", "2", "--games", "200",
+                     "--batch-size", "100", "--quiet", "--out", str(out), "--agents", agent,
+                     "--difficulty", difficulty]) == 0
+        runs.append(str(out))
+    capsys.readouterr()
+    png = tmp_path / "cmp.png"
+    assert main(["river-rats", "compare", runs[0], runs[1], "--out", str(png)]) == 0
+    text = capsys.readouterr().out
+    assert "Beside it, heuristic" in text and "2 players: heuristic" in text
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert main(["river-rats", "compare", runs[0], runs[1], "--out", str(png)]) == 2  # exists
+    assert main(["river-rats", "compare", runs[0], runs[2]]) == 2
+    err = capsys.readouterr().err
+    assert "other rules" in err and "difficulty" in err

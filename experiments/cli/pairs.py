@@ -115,6 +115,16 @@ def register(sub) -> None:
                    help="replace the files named by --out and --decisions if they exist")
     d.add_argument("--quiet", action="store_true", help=QUIET_HELP)
     d.set_defaults(func=run_decisions)
+    c = rsub.add_parser("compare", help="finished rat-pair tables of several agents side by "
+                        "side: rank agreement, pairs that move, one picture",
+                        description=run_compare.__doc__)
+    c.add_argument("runs", nargs="+", metavar="RUN",
+                   help="two or more finished pairs runs (folders or pairs.csv), the reference "
+                        "first; the last sorts the picture's rows")
+    c.add_argument("--out", default=None, metavar="PNG",
+                   help="write the picture (one panel per player count) to this file")
+    c.add_argument("--force", action="store_true", help="replace the --out file if it exists")
+    c.set_defaults(func=run_compare)
 
 
 def run_decisions(args: argparse.Namespace) -> int:
@@ -160,6 +170,53 @@ def run_decisions(args: argparse.Namespace) -> int:
         if path:
             atomic_write_bytes(Path(path), frame().to_csv(index=False).encode())
             print(f"written: {path}")
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Compare finished rat-pair tables (the same rules, different agents): for each run after
+    the first, per player count, the mean win rates, the gain per pair, Spearman's rho and the
+    pairs whose rank moves against the first run; with --out, a picture of every pair's win
+    rate under each agent with 95% intervals."""
+    from experiments.io import atomic_write_bytes
+    from experiments.outputs import claim_file
+    from experiments.pairs.compare import (
+        agents_label,
+        agents_figure,
+        format_side_by_side,
+        read_table,
+        rules_of,
+    )
+
+    if len(args.runs) < 2:
+        raise ValueError(f"bad RUN {args.runs[0]!r}: expected two or more finished runs")
+    if args.out:
+        claim_file(args.out, "--out", args.force)
+    tables = {}
+    rules0 = None
+    for path in args.runs:
+        table, meta = read_table(path, "RUN")
+        rules = rules_of(meta)
+        if rules0 is None:
+            rules0 = rules
+        elif rules is not None:
+            differ = sorted(k for k in rules0 if k in rules and rules[k] != rules0[k])
+            if differ:
+                raise ValueError(f"bad RUN {path!r}: played under other rules than "
+                                 f"{args.runs[0]!r} ({', '.join(differ)}); expected runs of "
+                                 "the same rules")
+        label = f"{agents_label(table)} ({int(table['games'].min()):,}+ games per pair)"
+        tables[label] = table
+    first = next(iter(tables.values()))
+    for path, table in zip(args.runs[1:], list(tables.values())[1:], strict=True):
+        print(format_side_by_side(first, table, path))
+    if args.out:
+        import io
+
+        buf = io.BytesIO()
+        agents_figure(tables).savefig(buf, format="png", dpi=110)
+        atomic_write_bytes(Path(args.out), buf.getvalue())
+        print(f"written: {args.out}")
     return 0
 
 

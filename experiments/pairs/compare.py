@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -148,7 +149,7 @@ def rules_of(meta: dict) -> dict | None:
     return None
 
 
-def _agents_label(table: pd.DataFrame) -> str:
+def agents_label(table: pd.DataFrame) -> str:
     """The agents of a rat-pair table's ``agents`` column, each name once (``"pimc"`` for
     ``"pimc,pimc,pimc"``)."""
     names = dict.fromkeys(a for v in table["agents"] for a in str(v).split(","))
@@ -165,7 +166,7 @@ def format_side_by_side(pairs: pd.DataFrame, other: pd.DataFrame, source: str) -
     was read. Raises ``ValueError`` as :func:`rank_agreement`."""
     agree = rank_agreement(pairs, other).set_index("players")
     j = _joined(pairs, other)
-    mine, theirs = _agents_label(pairs), _agents_label(other)
+    mine, theirs = agents_label(pairs), agents_label(other)
     lines = [f"\nBeside it, {theirs} ({source}), against {mine} here:"]
     for n, g in j.groupby("players"):
         diff = (g.win_rate_b - g.win_rate_a) * 100
@@ -181,3 +182,49 @@ def format_side_by_side(pairs: pd.DataFrame, other: pd.DataFrame, source: str) -
             f"({diff.min():+.1f} to {diff.max():+.1f}; {games:,}+ games per pair)\n"
             f"     Spearman rho {r.spearman:.2f}; rank moves of 2 or more: {moved}")
     return "\n".join(lines)
+
+
+def agents_figure(tables: dict[str, pd.DataFrame]) -> Figure:
+    """How each Rat pair fares under several agents: one panel per player count present in
+    every table, the 12 ordered pairs as rows (sorted by the last table's win rate, easiest on
+    top), each agent's win rate as a marker with its 95% interval. ``tables``: label ->
+    rat-pair table (``players``, ``pair``, ``win_rate``, ``ci_low``, ``ci_high``; e.g. the
+    ``pairs.csv`` of ``heuristic``, ``net`` and ``pimc``), in legend order. Raises
+    ``ValueError`` for fewer than two tables, tables without those columns, or no player count
+    common to all."""
+    if len(tables) < 2:
+        raise ValueError(f"{len(tables)} table(s): expected two or more to compare")
+    labels = list(tables)
+    for label in labels[1:]:
+        _joined(tables[labels[0]], tables[label])  # the columns and a common cell, or raise
+    ns = sorted(set.intersection(*(set(t.players) for t in tables.values())))
+    if not ns:
+        raise ValueError("the tables share no player count")
+    cols = min(len(ns), 4)
+    fig = Figure(figsize=(3.7 * cols + 1.2, 5.4))
+    axes = fig.subplots(1, cols, sharey=False, squeeze=False).ravel()
+    markers = ["o", "s", "D", "^", "v"]
+    last = tables[labels[-1]]
+    for ax, n in zip(axes, ns, strict=False):
+        order = last[last.players == n].sort_values("win_rate").pair.tolist()
+        y = {p: i for i, p in enumerate(order)}
+        for k, label in enumerate(labels):
+            t = tables[label]
+            g = t[(t.players == n) & t.pair.isin(order)]
+            ys = np.array([y[p] for p in g.pair]) + (k - (len(labels) - 1) / 2) * 0.18
+            ax.errorbar(g.win_rate * 100, ys,
+                        xerr=[(g.win_rate - g.ci_low) * 100, (g.ci_high - g.win_rate) * 100],
+                        fmt=markers[k % len(markers)], ms=4, lw=0.9, capsize=1.5,
+                        label=label if n == ns[0] else None, color=f"C{k}")
+        ax.set_yticks(range(len(order)), [pair_label(p) for p in order], fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("players' win rate (%)")
+        ax.set_title(f"{n} player{'s' if n > 1 else ''}", fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0].set_ylabel("Rat pair (active → waiting)")
+    fig.legend(loc="lower center", ncol=len(labels), fontsize=9, frameon=False)
+    fig.suptitle("How often do the players beat each pair of Rats, and how much does it depend "
+                 "on how well they play?\n(95% intervals; pairs sorted by the "
+                 f"{labels[-1]} win rate)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
