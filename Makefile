@@ -65,7 +65,8 @@ $(NOTEBOOK): pyproject.toml | $(UV)
 run: $(BASE)
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/boardlab river-rats pairs --players 1..4 \
 		--agents heuristic --games 4000 --batch-size 2000 --ci-width 0.02 --max-games 40000 \
-		--round-batches 2 --jobs -1 --seed 2026 --out results/river_rats/quick
+		--round-batches 2 --jobs -1 --seed 2026 --out results/river_rats/quick \
+		--compare results/river_rats/pairs_net
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q

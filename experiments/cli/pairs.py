@@ -337,9 +337,11 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(pairs))
     _print_beside(pairs, compare)
     rate = result.games_played / result.wall_time if result.wall_time else float("nan")
+    workers = (f"the workers of the scheduler at {args.scheduler}" if args.scheduler
+               else f"{result.meta['n_jobs']} job(s)")
     print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
           f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
-          f"{result.meta['n_jobs']} job(s), backend {args.backend}); resumed "
+          f"{workers}, backend {args.backend}); resumed "
           f"{result.resumed_batches} batches")
     print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
     return 0
