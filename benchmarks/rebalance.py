@@ -109,7 +109,8 @@ def one_run(deck, method: str, out: Path, args, allow_reorder: bool = False) -> 
                     n_games=args.games, verify_games=args.verify_games, seed=0,
                     n_jobs=args.jobs, batch_size=1000, out=out, overwrite=True,
                     plots=False, method=method, allow_reorder=allow_reorder,
-                    screen_games=args.screen_games)
+                    screen_games=args.screen_games,
+                    agents=("heuristic",))  # as documented (net is the default since issue 26)
     wall = time.perf_counter() - t0
     v = res.verification
     c = v["cards"]

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
+from experiments.lure.defaults import DEFAULT_AGENTS, REFERENCE_AGENTS, resolve_compare
 
 
 def parse_players(text: str) -> list[int]:
@@ -40,7 +41,7 @@ def _game_arguments(p, agents_note: str) -> None:
     p.add_argument("--cards", help="fish deck CSV (default: the reconstructed deck)")
     p.add_argument("--players", default="2..5", help="player counts, e.g. 2..5, 4 or 2,4")
     p.add_argument("--deep-waters", action="store_true", help="play with Deep Waters")
-    p.add_argument("--agents", nargs="+", default=["heuristic"],
+    p.add_argument("--agents", nargs="+", default=list(DEFAULT_AGENTS),
                    help=f"agents by seat, cycled over the seats {agents_note}")
     p.add_argument("--quiet", action="store_true", help=QUIET_HELP)
 
@@ -56,8 +57,17 @@ def register(sub) -> None:
                     "flags, and simulated games per player count (compiled loop on the "
                     "experiment runner: parallel with --jobs, reproducible for any number of "
                     "workers, resumable from the output folder).")
-    _game_arguments(b, "(default: heuristic, the strongest); commas also separate names")
-    b.add_argument("--games", type=int, default=20000, help="games per player count")
+    _game_arguments(b, f"(default {', '.join(DEFAULT_AGENTS)}: the learned policy, strong "
+                       "and affordable; heuristic for the fast tuned rules); commas also "
+                       "separate names")
+    b.add_argument("--compare-agents", default=None, metavar="AGENTS",
+                   help="also play the same games with these agents (comma-separated, cycled "
+                        "over the seats) and list which cards' verdicts change and why "
+                        f"(verdicts.csv); default {', '.join(REFERENCE_AGENTS)} (none when "
+                        "--agents is already that); none: no comparison")
+    b.add_argument("--games", type=int, default=20000,
+                   help="games per player count (20000; played by --agents and again by "
+                        "--compare-agents)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     b.add_argument("--batch-size", type=int, default=5000,
@@ -118,7 +128,8 @@ def register(sub) -> None:
                    help="fit (the balance report's quadratic, default) or proportional "
                         "(points = k x difficulty): the curve goal's curve, and the curve "
                         "cards nobody can catch are put on")
-    _game_arguments(r, "(default heuristic; search agents allowed, slow)")
+    _game_arguments(r, f"(default {', '.join(DEFAULT_AGENTS)}, the learned policy; "
+                       "heuristic for the fast tuned rules; search agents allowed, slow)")
     r.add_argument("--change", default="all",
                    help="card ids that may change, comma-separated (default all)")
     r.add_argument("--fields", default="points",
@@ -163,12 +174,16 @@ def register(sub) -> None:
                         "(default) or bh (Benjamini-Hochberg)")
     r.add_argument("--alpha", default=0.05,
                    help="level of the corrected tests (default 0.05)")
-    r.add_argument("--compare-agents", default=None, metavar="AGENT",
-                   help="win-diff: also play both decks with these agents (e.g. pimc-fast; "
-                        "comma-separated, cycled over the seats) and report which cards' "
-                        "verdicts change")
-    r.add_argument("--compare-games", type=int, default=200,
-                   help="games per player count and deck for --compare-agents (default 200)")
+    r.add_argument("--compare-agents", default=None, metavar="AGENTS",
+                   help="win-diff: also play both decks with these agents (comma-separated, "
+                        "cycled over the seats) and report which cards' verdicts change and "
+                        f"why; default {', '.join(REFERENCE_AGENTS)} for the win-diff goal "
+                        "(none when --agents is already that, and for the curve goal); none: "
+                        "no comparison")
+    r.add_argument("--compare-games", type=int, default=None,
+                   help="games per player count and deck for --compare-agents (default "
+                        "--verify-games, the check's power; give fewer for a slow search "
+                        "agent)")
     r.set_defaults(func=_rebalance)
 
     o = lsub.add_parser("odds", help="exact catch probabilities of every card")
@@ -201,6 +216,19 @@ def _balance_agents(values) -> list[str]:
     return out
 
 
+def _compare_agents(agents: list[str], value) -> list[str] | None:
+    """``--compare-agents`` -> names or ``None`` (:func:`experiments.lure.defaults.
+    resolve_compare`); ``ValueError`` naming the option for an unknown name."""
+    names = resolve_compare(agents, value)
+    if names is None:
+        return None
+    try:
+        return _balance_agents(names)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("--agents", "--compare-agents")
+                         + ", or none") from None
+
+
 def _check_int(value, option: str, lo: int, what: str) -> None:
     if value < lo:
         raise ValueError(f"bad {option} {value}: expected {what}")
@@ -216,6 +244,7 @@ def _balance(args: argparse.Namespace) -> int:
 
     players = parse_players(args.players)
     agents = _balance_agents(args.agents)
+    compare = _compare_agents(agents, args.compare_agents)
     _check_int(args.games, "--games", 1, "an integer >= 1 (games per player count)")
     _check_int(args.batch_size, "--batch-size", 1, "an integer >= 1")
     _check_int(args.seed, "--seed", 0, "an integer >= 0")
@@ -243,13 +272,13 @@ def _balance(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_out_dir(base_deck, args.deep_waters)
     claim = claim_balance_folder(out, balance_settings(base_deck, players, args.deep_waters,
                                                        agents, args.games, args.seed,
-                                                       args.batch_size), args.force)
+                                                       args.batch_size, compare), args.force)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     if not cmd.startswith("boardlab lure balance"):
         cmd = "boardlab lure balance"
     out = run_balance(deck, players, args.deep_waters, agents, args.games,
                       args.seed, out, args.jobs, batch_size=args.batch_size, command=cmd,
-                      progress=_progress(args), overwrite=args.force)
+                      progress=_progress(args), overwrite=args.force, compare_agents=compare)
     if args.what_if is not None and not claim.finished:
         from engines.lure.decks import write_deck
 
@@ -270,15 +299,26 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def _print_flags(out: Path) -> None:
-    """Print the flagged cards of the report in ``out`` (its ``cards.csv`` and fit)."""
+    """Print who played, the flagged cards of the report in ``out`` (its ``cards.csv`` and
+    fit) and, when it compared two sets of players, the cards whose verdict changes
+    (its ``verdicts.csv``)."""
     import pandas as pd
 
     from experiments.io import read_json
     from experiments.lure.balance import flagged_lines
+    from experiments.lure.verdicts import verdict_lines, verdict_summary, who_played
 
+    meta = read_json(out / "metadata.json")
+    compare = meta.get("compare_agents")
+    print(who_played(meta["agents"], compare, meta.get("n_games_per_player_count")))
     cards = pd.read_csv(out / "cards.csv", keep_default_na=False,
                         na_values={"fair_points": [""], "difficulty": [""]})
-    print("\n".join(flagged_lines(cards, read_json(out / "metadata.json")["fit"])))
+    print("\n".join(flagged_lines(cards, meta["fit"])))
+    if compare and (out / "verdicts.csv").is_file():
+        v = pd.read_csv(out / "verdicts.csv", keep_default_na=False,
+                        na_values={c: [""] for c in ("caught_rate", "caught_rate_compare",
+                                                     "win_diff", "win_diff_compare")})
+        print("\n".join(verdict_lines(verdict_summary(v), meta["agents"], compare)))
 
 
 def _card(args: argparse.Namespace) -> int:
@@ -331,12 +371,10 @@ def _rebalance(args: argparse.Namespace) -> int:
     players = parse_players(args.players)
     agents = _balance_agents(args.agents)
     _check_jobs(args.jobs)
-    compare = None
-    if args.compare_agents is not None:
-        try:
-            compare = _balance_agents([args.compare_agents])
-        except ValueError as exc:
-            raise ValueError(str(exc).replace("--agents", "--compare-agents")) from None
+    if args.compare_agents is None and args.goal.strip().lower() != "win-diff":
+        compare = None  # the default comparison: only where games judge the cards
+    else:
+        compare = _compare_agents(agents, args.compare_agents)
     cmd = "boardlab " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else ""
     if not cmd.startswith("boardlab lure rebalance"):
         cmd = "boardlab lure rebalance"
@@ -352,8 +390,25 @@ def _rebalance(args: argparse.Namespace) -> int:
                     alpha=args.alpha, allow_reorder=args.allow_reorder,
                     compare_agents=compare, compare_games=args.compare_games,
                     screen_games=args.screen_games)
+    print(_rebalance_players(res.out))
     print(res.summary())
     print(f"the proposed deck: {res.out / 'deck.csv'} (loadable with --cards)")
     if not hasattr(res, "meta"):  # a FinishedRebalance says where its answer came from
         print(f"wrote {res.out / 'report.md'}")
     return res.exit_status
+
+
+def _rebalance_players(out: Path) -> str:
+    """Who played a rebalance and, when it compared, how many verdicts change (from
+    ``out/metadata.json``; one line)."""
+    from experiments.io import read_json
+    from experiments.lure.verdicts import who_played
+
+    meta = read_json(Path(out) / "metadata.json")
+    cmp = meta.get("compare") or {}
+    text = who_played(meta.get("agents") or [], cmp.get("agents"))
+    if cmp:
+        text += (f" ({cmp.get('games')} games per player count and deck): "
+                 f"{meta.get('compare_changed_verdicts')} verdict(s) change (report.md, "
+                 "compare_agents.csv)")
+    return text

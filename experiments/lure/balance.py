@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -55,6 +56,7 @@ from experiments.io import (
     machine_info,
     write_json,
 )
+from experiments.lure.defaults import DEFAULT_AGENTS
 from experiments.stats import newcombe_difference, wilson_interval
 
 __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", "loadout_label",
@@ -771,19 +773,28 @@ def default_out_dir(deck: D.Deck, deep_waters: bool) -> Path:
 
 
 def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: bool = False,
-                agents=("heuristic",), n_games: int = 20000, seed: int = 0, out=None,
+                agents=DEFAULT_AGENTS, n_games: int = 20000, seed: int = 0, out=None,
                 n_jobs: int = 1, batch_size: int = 5000, command: str = "",
                 progress: bool = False, backend: str = "loky", scheduler: str | None = None,
-                overwrite: bool = False) -> Path:
+                overwrite: bool = False, compare_agents=None) -> Path:
     """Compute and write the balance report; returns the output folder.
 
     Files: ``cards.csv`` (exact odds and fit), ``simulated.csv`` (per card x player count),
     ``games.csv`` (per player count), ``points_vs_difficulty.png``, ``catch_heatmaps.png``,
     ``caught_by_players.png``, ``metadata.json``, ``report.md`` (all written atomically). The
     runner's partial results go to ``<out>/_partial/`` (a re-run with the same settings resumes
-    there). ``out`` defaults to :func:`default_out_dir`. ``n_games`` per player count;
+    there). ``out`` defaults to :func:`default_out_dir`. ``agents``: Lure policy names cycled
+    over the seats (default ``net``, the learned policy:
+    :data:`experiments.lure.defaults.DEFAULT_AGENTS`). ``n_games`` per player count;
     ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
     ``backend``).
+
+    ``compare_agents`` (names, or ``None``: no comparison; the command line's default is
+    ``heuristic``): the same games (``n_games`` per player count, same seed) are also played by
+    them (runner state in ``<out>/_partial/compare/``) and every card's simulated verdict under
+    both sets of players is compared (:func:`experiments.lure.verdicts.compare_verdicts`):
+    ``verdicts.csv``, ``compare_simulated.csv``, ``compare_games.csv`` and a report section.
+    The exact odds do not depend on the players.
 
     A folder holding a finished report of the same settings is returned as it is (nothing is
     played or written); one holding another report, another run or report files that no run
@@ -801,8 +812,13 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
         raise ValueError(f"n_games = {n_games!r}; expected an integer >= 1")
     agents = [agents] if isinstance(agents, str) else list(agents)
+    compare = ([compare_agents] if isinstance(compare_agents, str)
+               else list(compare_agents or [])) or None
+    if compare:
+        balance_cells(deck, players, deep_waters, compare)  # unknown names: before any work
     out = Path(out) if out is not None else default_out_dir(deck, deep_waters)
-    settings = balance_settings(deck, players, deep_waters, agents, n_games, seed, batch_size)
+    settings = balance_settings(deck, players, deep_waters, agents, n_games, seed, batch_size,
+                                compare)
     if claim_balance_folder(out, settings, overwrite).finished:
         return out
     t0 = time.perf_counter()
@@ -813,10 +829,27 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
                                scheduler=scheduler, out_dir=out / "_partial",
                                progress=progress, overwrite=overwrite)
     sim = sim[sim["id"].isin(cards["id"])].reset_index(drop=True)
+    cmp = None
+    if compare:
+        from experiments.lure.verdicts import compare_verdicts, verdict_summary
+
+        sim_c, games_c, res_c = simulate(deck, players, deep_waters, compare, int(n_games),
+                                         seed, n_jobs=n_jobs, batch_size=batch_size,
+                                         backend=backend, scheduler=scheduler,
+                                         out_dir=out / "_partial" / "compare",
+                                         progress=progress, overwrite=overwrite)
+        sim_c = sim_c[sim_c["id"].isin(cards["id"])].reset_index(drop=True)
+        verdicts = compare_verdicts(sim, sim_c, players, agents, compare)
+        cmp = {"sim": sim_c, "games": games_c, "res": res_c, "verdicts": verdicts,
+               "summary": verdict_summary(verdicts)}
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "cards.csv", cards.to_csv(index=False))
     atomic_write_text(out / "simulated.csv", sim.to_csv(index=False))
     atomic_write_text(out / "games.csv", games.to_csv(index=False))
+    if cmp is not None:
+        atomic_write_text(out / "compare_simulated.csv", cmp["sim"].to_csv(index=False))
+        atomic_write_text(out / "compare_games.csv", cmp["games"].to_csv(index=False))
+        atomic_write_text(out / "verdicts.csv", cmp["verdicts"].to_csv(index=False))
     plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
     plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
     plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
@@ -842,28 +875,45 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         "machine": machine_info(),
         "code_version": code_version(),
     }
+    if cmp is not None:
+        ch = cmp["summary"][cmp["summary"]["changes"]]
+        meta.update({"compare_agents": compare,
+                     "compare_simulation_seconds": cmp["res"].wall_time,
+                     "compare_games_simulated": int(cmp["res"].games.sum()),
+                     "compare_resumed_batches": int(cmp["res"].resumed_batches),
+                     "verdict_changes": {str(r.id): r.reason for r in ch.itertuples()}})
+    try:
+        meta["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    except OSError:  # pragma: no cover - not POSIX
+        pass
     write_json(out / "metadata.json", meta)
     atomic_write_text(out / "report.md",
-                      _report_md(deck, cards, sim, games, fit, meta, deep_waters))
+                      _report_md(deck, cards, sim, games, fit, meta, deep_waters,
+                                 None if cmp is None else cmp["summary"]))
     return out
 
 
 EXPERIMENT = "lure balance"
 """The experiment name in the ``settings`` of a balance report's ``metadata.json``."""
 OUTPUT_FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",
-                "catch_heatmaps.png", "caught_by_players.png", "metadata.json", "report.md")
+                "catch_heatmaps.png", "caught_by_players.png", "metadata.json", "report.md",
+                "verdicts.csv", "compare_simulated.csv", "compare_games.csv")
 """The files :func:`run_balance` writes."""
 
 
 def balance_settings(deck: D.Deck, players, deep_waters: bool, agents, n_games: int,
-                     seed: int, batch_size: int) -> dict:
+                     seed: int, batch_size: int, compare_agents=None) -> dict:
     """What determines a balance report's numbers (``settings`` in its ``metadata.json``):
     the deck's SHA-256, Deep Waters, player counts, agents, games per player count, seed and
-    batch size."""
-    return {"experiment": EXPERIMENT, "deck_sha256": deck.sha256(),
-            "deep_waters": bool(deep_waters), "players": sorted(int(p) for p in players),
-            "agents": list(agents), "games": int(n_games), "seed": int(seed),
-            "batch_size": int(batch_size)}
+    batch size, and the compared agents when there are any (a report without a comparison
+    has no such key, as reports written before it)."""
+    out = {"experiment": EXPERIMENT, "deck_sha256": deck.sha256(),
+           "deep_waters": bool(deep_waters), "players": sorted(int(p) for p in players),
+           "agents": list(agents), "games": int(n_games), "seed": int(seed),
+           "batch_size": int(batch_size)}
+    if compare_agents:
+        out["compare_agents"] = list(compare_agents)
+    return out
 
 
 def _legacy_settings(meta: dict) -> dict:
@@ -912,7 +962,9 @@ def _rel(path: str) -> str:
         return str(path)
 
 
-def _report_md(deck, cards, sim, games, fit, meta, deep) -> str:
+def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
+    """The text of ``report.md``; ``verdicts``: :func:`experiments.lure.verdicts.verdict_summary`
+    of the comparison with ``meta["compare_agents"]``, or ``None``."""
     players = meta["players"]
     default = deck.source == str(D.DEFAULT_DECK_PATH)
     L = [f"# Lure fish-card balance report: {'Deep Waters' if deep else 'base game'}", ""]
@@ -923,10 +975,12 @@ def _report_md(deck, cards, sim, games, fit, meta, deep) -> str:
           + (" (30 base + 15 Deep Waters; each game shuffles them and removes 15 at random)."
              if deep else " (the base set)."),
           f"Simulated: {meta['n_games_per_player_count']} games per player count "
-          f"({', '.join(map(str, players))} players), agents {', '.join(meta['agents'])} "
+          f"({', '.join(map(str, players))} players), agents **{', '.join(meta['agents'])}** "
           f"(seats cycle through the list), seed {meta['seed']} "
           f"(batches of {meta['batch_size']} games; the numbers do not depend on the number of "
-          f"workers).",
+          f"workers)"
+          + (f"; the same games played by **{', '.join(meta['compare_agents'])}** for the "
+             f"verdict comparison." if meta.get("compare_agents") else "."),
           f"Command: `{meta['command']}`", ""]
     L += ["## How to read this", "",
           "* **P(…)**: exact probability that the loadout meets the card (all dice rolled at once;"
@@ -966,13 +1020,18 @@ def _report_md(deck, cards, sim, games, fit, meta, deep) -> str:
     else:
         L += ["No card lies off the curve by more than the threshold."]
     L += ["", "![points vs difficulty](points_vs_difficulty.png)", ""]
+    if verdicts is not None:
+        from experiments.lure.verdicts import verdict_markdown
+
+        L += verdict_markdown(verdicts, meta["agents"], meta["compare_agents"],
+                              meta["n_games_per_player_count"])
     L += ["## Exact odds per card", ""]
     pcols = [c for c in cards.columns if c.startswith("p_")]
     show = cards[["id", "points", "catch_number", "requirements"] + pcols
                  + ["cheapest_50", "cheapest_90", "ev_per_die_best", "ev_per_die_loadout",
                     "difficulty", "fair_points", "flag"]]
     L += [_md_table(show), "", "![catch probability heatmaps](catch_heatmaps.png)", ""]
-    L += ["## Simulated games", ""]
+    L += [f"## Simulated games ({', '.join(meta['agents'])})", ""]
     g = games.copy()
     g["rounds (sd)"] = [f"{r.mean_rounds:.2f} ({r.sd_rounds:.2f})" for r in g.itertuples()]
     g["seat win shares"] = [" / ".join(f"{r[f'seat_{p}_win']:.3f}" for p in range(r["players"]))
@@ -999,6 +1058,10 @@ def _report_md(deck, cards, sim, games, fit, meta, deep) -> str:
     L += ["## Files", "", "* `cards.csv`: exact odds, fit and flags per card",
           "* `simulated.csv`: simulated statistics per card and player count",
           "* `games.csv`: game length and seat win shares per player count",
-          "* `metadata.json`: command, deck hash, seed, sizes, wall time, machine, code version",
-          ""]
+          *(["* `verdicts.csv`: every card's verdict and numbers with both sets of players, "
+             "per player count; `compare_simulated.csv`, `compare_games.csv`: the compared "
+             "players' games, as `simulated.csv` and `games.csv`"]
+            if verdicts is not None else []),
+          "* `metadata.json`: command, agents, deck hash, seed, sizes, wall time, machine, "
+          "load, code version", ""]
     return "\n".join(L)

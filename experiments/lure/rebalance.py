@@ -84,6 +84,7 @@ from engines import dice
 from engines.lure import decks as D
 from experiments.io import out_lock
 from experiments.lure.balance import card_table, difficulty, fit_curve
+from experiments.lure.defaults import DEFAULT_AGENTS
 from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
     CARD_COST,
     CN_STEP,
@@ -770,13 +771,14 @@ def _changes(original: D.Deck, proposed: D.Deck, why: dict) -> pd.DataFrame:
 
 def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tolerance=None,
               target=None, curve: str = "fit", players=(2, 3, 4, 5), deep_waters: bool = False,
-              agents=("heuristic",), change=None, fields="points", points_range=None,
+              agents=DEFAULT_AGENTS, change=None, fields="points", points_range=None,
               requirements_whitelist=None, n_trials: int = 60, n_games: int = 4000,
               verify_games: int = 20000, seed: int = 0, n_jobs: int = 1,
               batch_size: int = 1000, out=None, overwrite: bool = False,
               progress: bool = False, plots: bool = True, command: str = "",
               method: str = "model", correction: str = "holm", alpha: float = 0.05,
-              allow_reorder: bool = False, compare_agents=None, compare_games: int = 200,
+              allow_reorder: bool = False, compare_agents=None,
+              compare_games: int | None = None,
               screen_games: int | None = None) -> RebalanceResult:
     """Search a deck that meets ``goal`` with the fewest and smallest changes, verify it on
     fresh seeds and write the report (module docstring; files:
@@ -788,7 +790,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
             ``curve``: see :func:`parse_goal` (percentage points for win-diff).
         players: player counts (2..5); ``deep_waters``; ``agents``: any registered Lure
             policy name or names (:func:`agents.policy.names`), cycled over the seats
-            (search and learned agents allowed; search agents are slow).
+            (search and learned agents allowed; search agents are slow); default ``net``, the
+            learned policy (:data:`experiments.lure.defaults.DEFAULT_AGENTS`).
         change, fields, points_range, requirements_whitelist: see :func:`make_constraints`.
         n_trials: complete trials wanted in the win-diff study (the start counts; a resumed
             study plays only the missing ones; the model steps may stop earlier, converged);
@@ -808,7 +811,9 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
             corrected tests' level, in (0, 0.5]; allow_reorder: lift the order constraint.
         compare_agents: ``None`` or a Lure policy name (or names cycled over the seats): the
             report says which cards' verdicts (win-diff goal, fresh seeds) change with those
-            players, each deck played ``compare_games`` games per player count.
+            players and why (:func:`experiments.lure.verdicts.band_reason`), each deck played
+            ``compare_games`` games per player count (default ``verify_games``: the check's
+            power). The command line compares with ``heuristic`` by default.
 
     Returns a :class:`RebalanceResult`, or a :class:`FinishedRebalance` when ``out`` holds a
     finished run of the same settings. Raises a one-line ``ValueError`` naming the option for
@@ -846,7 +851,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
         cmp_agents = ([compare_agents] if isinstance(compare_agents, str)
                       else list(compare_agents))
         balance_cells(deck, players, deep_waters, cmp_agents)
-        compare_games = check_int(compare_games, "bad --compare-games", 2)
+        compare_games = check_int(verify_games if compare_games is None else compare_games,
+                                  "bad --compare-games", 2)
     cons = make_constraints(deck, deep_waters, g, change, fields, points_range,
                             requirements_whitelist)
     cards0, _ = card_table(deck, deep_waters)

@@ -215,7 +215,8 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
     if compare_agents:
         compare = compare_verdicts(res, cards, players, deep_waters, compare_agents,
                                    compare_games, seed, n_jobs, batch_size,
-                                   Path(run_root) / "compare", correction, alpha)
+                                   Path(run_root) / "compare", correction, alpha,
+                                   search_agents=agents)
     return {"cards": cards, "games": pd.concat(games, ignore_index=True), "hists": hists,
             "violating": violating, "violating_uncorrected": raw, "kendall_tau": taus,
             "targets": tgs,
@@ -225,15 +226,23 @@ def verify(res, players, deep_waters: bool, agents, n_games: int, seed: int, n_j
 
 def compare_verdicts(res, cards: pd.DataFrame, players, deep_waters: bool, agents,
                      n_games: int, seed: int, n_jobs: int, batch_size: int, run_root,
-                     correction: str, alpha: float) -> pd.DataFrame:
+                     correction: str, alpha: float, search_agents=None) -> pd.DataFrame:
     """Which cards' win-diff verdicts change when ``agents`` play instead of the search's.
 
     Both decks are played by ``agents`` (``n_games`` per player count, ``seed``); the band's
     target is the goal's, or (median target) the median card's under those agents; verdicts
-    are corrected as the verification's. ``cards``: the verification's frame. Returns one row
+    are corrected as the verification's. ``cards``: the verification's frame;
+    ``search_agents``: the players of the search and check (default
+    :data:`experiments.lure.defaults.DEFAULT_AGENTS`), for the reason's words. Returns one row
     per card, deck and player count where either set of players puts the card off the goal:
     ``id, deck, players, off_goal_search_agents, off_goal_compared, win_diff_search_agents,
-    win_diff_compared`` (fractions) and ``changes`` (the verdict differs)."""
+    win_diff_compared`` (fractions), ``changes`` (the verdict differs) and ``reason``
+    (:func:`experiments.lure.verdicts.band_reason`: e.g. "strong players exploit it", off
+    above the band with the stronger players only)."""
+    from experiments.lure.defaults import DEFAULT_AGENTS
+    from experiments.lure.verdicts import band_reason, reason_words
+
+    w_search, w_cmp, search_strong = reason_words(search_agents or DEFAULT_AGENTS, agents)
     rows = []
     for tag, deck in (("before", res.original), ("after", res.proposed)):
         ids = list(cards["id"].drop_duplicates())
@@ -250,15 +259,28 @@ def compare_verdicts(res, cards: pd.DataFrame, players, deep_waters: bool, agent
             for k, n in enumerate(players):
                 a, b = bool(c.loc[(cid, n), f"off_goal_{tag}"]), bool(off[j, k])
                 if a or b:
+                    wd_a = float(c.loc[(cid, n), f"win_diff_{tag}"])
+                    sa = int(a) * _side(wd_a, c.loc[(cid, n), f"target_{tag}"])
+                    sb = int(b) * _side(float(st["wd"][j, k]), tg[k])
+                    why = (band_reason(sb, sa, w_cmp, w_search) if search_strong
+                           else band_reason(sa, sb, w_search, w_cmp))
                     rows.append({"id": cid, "deck": tag, "players": n,
                                  "off_goal_search_agents": a, "off_goal_compared": b,
-                                 "win_diff_search_agents": float(c.loc[(cid, n),
-                                                                       f"win_diff_{tag}"]),
+                                 "win_diff_search_agents": wd_a,
                                  "win_diff_compared": float(st["wd"][j, k]),
-                                 "target_compared_pp": tg[k], "changes": a != b})
+                                 "target_compared_pp": tg[k], "changes": a != b,
+                                 "reason": why})
     return pd.DataFrame(rows, columns=["id", "deck", "players", "off_goal_search_agents",
                                        "off_goal_compared", "win_diff_search_agents",
-                                       "win_diff_compared", "target_compared_pp", "changes"])
+                                       "win_diff_compared", "target_compared_pp", "changes",
+                                       "reason"])
+
+
+def _side(win_diff: float, target_pp: float) -> int:
+    """+1 when a win diff (fraction; NaN: never caught, read as 0) lies above the target
+    (percentage points), -1 below."""
+    wd = 0.0 if not np.isfinite(win_diff) else win_diff
+    return 1 if 100 * wd > float(target_pp) else -1
 
 
 def points_slope(cards: pd.DataFrame, tag: str = "before") -> tuple[float, float]:
@@ -918,11 +940,16 @@ def _report_text(res, run: dict, meta: dict) -> str:
               + f". {len(ch)} of {len(cmp)} verdicts (card x deck x player count off the goal "
               f"with either set of players) change:", ""]
         if len(ch):
-            t = ch.assign(**{"win diff search agents (pp)": 100 * ch["win_diff_search_agents"],
-                             "win diff compared (pp)": 100 * ch["win_diff_compared"]})
-            L += [_md_table(t[["id", "deck", "players", "off_goal_search_agents",
-                               "off_goal_compared", "win diff search agents (pp)",
-                               "win diff compared (pp)"]], nd=1), ""]
+            mine = ", ".join(run["agents"])
+            if mine == who:  # the same players twice: keep the columns apart
+                mine = f"{mine}, search"
+            t = ch.assign(**{f"off goal ({mine})": ch["off_goal_search_agents"],
+                             f"off goal ({who})": ch["off_goal_compared"],
+                             f"win diff {mine} (pp)": 100 * ch["win_diff_search_agents"],
+                             f"win diff {who} (pp)": 100 * ch["win_diff_compared"]})
+            L += [_md_table(t[["id", "deck", "players", f"off goal ({mine})",
+                               f"off goal ({who})", f"win diff {mine} (pp)",
+                               f"win diff {who} (pp)", "reason"]], nd=1), ""]
         L += ["Every verdict: `compare_agents.csv`.", ""]
     if res.trials is not None:
         roles = res.trials["role"].value_counts().to_dict()

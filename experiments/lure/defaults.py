@@ -1,0 +1,46 @@
+"""Who plays the Lure balance jobs by default (issue 26: every job answered by strong players).
+
+Kept free of numpy and pandas so that the command line can show the defaults in its help
+without importing the experiment modules.
+
+* :data:`DEFAULT_AGENTS`: ``net``, the learned policy. In duplicate matches it beats the tuned
+  ``heuristic`` by +0.334 and plays at about 0.19x its speed: the 4 x 20,000 games of
+  ``boardlab lure balance --players 2..5`` take about a minute of one core with it, 13 s with
+  the heuristic (``docs/results/lure.md``). The search agents are stronger still but far
+  slower (``net-search-lite`` in every seat: about 54 games/s at 4 players, some 25 minutes
+  for the same games), so they are not the default.
+* :data:`REFERENCE_AGENTS`: ``heuristic``, the players whose verdicts the default run sets
+  beside the strong players' (``--compare-agents``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_AGENTS", "REFERENCE_AGENTS", "resolve_compare"]
+
+DEFAULT_AGENTS = ("net",)
+"""The players of ``lure balance`` and ``lure rebalance`` by default: the learned policy."""
+REFERENCE_AGENTS = ("heuristic",)
+"""The players the default run compares its verdicts with (``--compare-agents``'s default)."""
+
+
+def resolve_compare(agents, compare) -> list[str] | None:
+    """The compared players of a run.
+
+    Args:
+        agents: the report's players (a name or a list of names, cycled over the seats).
+        compare: ``None`` (not given): :data:`REFERENCE_AGENTS`, unless ``agents`` are those
+            already (then no comparison); ``"none"``, ``""`` or an empty list: no comparison;
+            otherwise names (a string is split at commas, blanks dropped).
+
+    Returns a list of names, or ``None`` for no comparison. The names are not checked here
+    (:func:`experiments.lure.balance.balance_cells` does).
+    """
+    agents = [agents] if isinstance(agents, str) else [str(a) for a in agents]
+    if compare is None:
+        return None if agents == list(REFERENCE_AGENTS) else list(REFERENCE_AGENTS)
+    names = ([x.strip() for x in compare.split(",")] if isinstance(compare, str)
+             else [str(x).strip() for x in compare])
+    names = [x for x in names if x]
+    if not names or [x.lower() for x in names] == ["none"]:
+        return None
+    return names
