@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.mark.parametrize("name, expect", [
     ("bot_strategies.ipynb", ["Rats, 4 players", "ReCURRRing, 4 players", "Lure, 4 players",
-                              "River Rats, 4 players", "Best by win rate"]),
+                              "River Rats, 4 players", "Best by win rate",
+                              "Strongest per game", "recurring: at 100+ games/s net"]),
     ("writing_an_agent.ipynb", ["biggest_group wins"]),
 ])
 def test_notebook_runs(name, expect, monkeypatch):
