@@ -11,6 +11,18 @@ from experiments.cli import QUIET_HELP, GameChoices, output_folder
 from experiments.options import BACKENDS
 
 GAME_CHOICES = GameChoices(GAME_NAMES)
+DEFAULT_FIELD_HELP = ("the shipped agents that neither search nor see hidden cards, the "
+                      "learned net included, and net-search-fast, the search guided by net: "
+                      "the strong player to compare bots with; other search presets and the "
+                      "hidden-card viewers (peek) only when named")
+"""What ``--agents`` defaults to in ``tournament`` and ``winrates`` (the help's words for
+:meth:`experiments.tournament.games.GameAdapter.standard_agents`)."""
+SEARCH_SIZE_HELP = ("fewer when the field includes a search agent, which plays a few to a few "
+                    "hundred games/s per seat against thousands: as many as fit about 10 "
+                    "minutes of one core at the speeds measured in "
+                    "benchmarks/results/strength_speed.csv, in steps of 50, at least 100")
+"""How ``--games`` shrinks for a field with search agents
+(:func:`experiments.tournament.cost.tournament_defaults`)."""
 
 
 def parse_options(items) -> dict:
@@ -28,7 +40,7 @@ def parse_options(items) -> dict:
     return out
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, batch_default: str = "100") -> None:
     p.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
                    help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     p.add_argument("--players", type=int, default=None,
@@ -42,8 +54,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="loky")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="dask.distributed scheduler to use with --backend dask")
-    p.add_argument("--batch-size", type=int, default=100,
-                   help="deals per work unit (results depend on it, not on --jobs)")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="deals per work unit (results depend on it, not on --jobs; default "
+                        f"{batch_default})")
     p.add_argument("--agents-dir", default=None, metavar="ROOT",
                    help="agent store: tuned agents are saved in and looked up from "
                         "ROOT/GAME/agents/NAME.json, then the repository's committed "
@@ -59,16 +72,19 @@ def register(sub) -> None:
         description="Round robin of agents: every table in every seat rotation on the same "
                     "deals (River Rats: teams on identical deals); win rates, pairwise matrix, "
                     "ratings and paired tests, written as CSV + PNG + meta.json.")
-    _common(p)
+    _common(p, "100, 10 when the field includes a search agent")
     p.add_argument("--agents", default=None,
                    help="comma-separated agents NAME[:PARAMS][@LABEL]; PARAMS is v1;v2;... or "
                         "key=value;...; NAME is a shipped agent or a saved tuned agent "
-                        "(default: the shipped agents that neither search nor see hidden "
-                        "cards)")
-    p.add_argument("--games", type=int, default=1000,
-                   help="deals; each is played at every table in every rotation (default 1000)")
-    p.add_argument("--rating-deals", type=int, default=300,
-                   help="deals whose games feed the openskill ratings (default 300)")
+                        f"(default: {DEFAULT_FIELD_HELP})")
+    p.add_argument("--games", type=int, default=None,
+                   help="deals; each is played at every table in every rotation (default "
+                        f"1000; {SEARCH_SIZE_HELP}; the run starts by printing the number "
+                        "and its estimated time)")
+    p.add_argument("--rating-deals", type=int, default=None,
+                   help="deals whose games feed the openskill ratings, replayed in one "
+                        "process (default 300, at most --games; a fifth of --games when the "
+                        "field includes a search agent)")
     p.add_argument("--force", action="store_true",
                    help="overwrite an output folder that holds another tournament")
     p.add_argument("--out", default=None,
@@ -90,7 +106,9 @@ def register(sub) -> None:
                         "saved agent")
     t.add_argument("--field", default=None,
                    help="opponents, comma-separated NAME[:PARAMS][@LABEL] (default: the "
-                        "shipped agents except random and the search agents)")
+                        "shipped agents that neither search nor see hidden cards, net "
+                        "included, except random: tournament's default field without its "
+                        "search agent, which would make each trial minutes long)")
     t.add_argument("--games", type=int, default=600,
                    help="deals per trial, the same for every trial (default 600)")
     t.add_argument("--trials", type=int, default=40,
@@ -128,13 +146,14 @@ def register(sub) -> None:
     w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
                    help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     w.add_argument("--agents", default=None,
-                   help="comma-separated agents (default: the shipped agents that neither "
-                        "search nor see hidden cards)")
+                   help=f"comma-separated agents (default: {DEFAULT_FIELD_HELP})")
     w.add_argument("--players", default=None,
                    help="player counts, e.g. 4, 1..4 or 2,4 (default: all of the game's)")
-    w.add_argument("--games", type=int, default=20_000,
+    w.add_argument("--games", type=int, default=None,
                    help="games per agent and player count (River Rats) or deals per player "
-                        "count (default 20000)")
+                        f"count (default 20000; {SEARCH_SIZE_HELP} over all the player "
+                        "counts; the run starts by printing the number and its estimated "
+                        "time)")
     w.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     w.add_argument("--seed", type=int, default=2026)
     w.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
@@ -159,7 +178,14 @@ def agents_option(text: str | None, adapter) -> str:
 
 def _winrates(args) -> int:
     from experiments.cli import parse_player_counts
-    from experiments.tournament.games import get_adapter
+    from experiments.tournament.cost import (
+        DEFAULT_BATCH,
+        NO_ESTIMATE,
+        format_duration,
+        wall_seconds,
+        winrates_defaults,
+    )
+    from experiments.tournament.games import get_adapter, parse_agents
     from experiments.tournament.winrates import format_winrates, winrates
 
     from experiments.io import atomic_write_text
@@ -170,9 +196,25 @@ def _winrates(args) -> int:
     players = parse_player_counts(args.players or f"{lo}..{hi}", lo, hi, ad.title)
     if args.csv:
         claim_file(args.csv, "--csv", args.force)
-    df = winrates(ad.name, agents_option(args.agents, ad), players, args.games,
-                  seed=args.seed, n_jobs=args.jobs, options=parse_options(args.option),
-                  progress=not args.quiet)
+    options = parse_options(args.option)
+    agents = agents_option(args.agents, ad)
+    sizes = winrates_defaults(ad.name, parse_agents(agents, ad), players, options)
+    games = sizes.deals if args.games is None else args.games
+    batch = sizes.batch_size if sizes.search else DEFAULT_BATCH
+    if isinstance(games, int) and games >= 2:
+        what = "games per agent" if ad.cooperative else "deals"
+        note = (sizes.note(what) if args.games is None else f"{games} {what}")
+        play_s = sizes.play_s * games / max(sizes.deals, 1)
+        units = 1 if ad.cooperative else -(-games // batch) * len(players)
+        jobs = 1 if ad.cooperative else args.jobs
+        estimate = NO_ESTIMATE if play_s != play_s else (
+            f"estimated {format_duration(play_s)} of one core, about "
+            f"{format_duration(wall_seconds(play_s, 0.0, jobs, units))} with --jobs {jobs}"
+            f"{' (River Rats plays in one process)' if ad.cooperative else ''}")
+        print(f"playing {note} per player count ({', '.join(map(str, players))}): {estimate}",
+              flush=True)
+    df = winrates(ad.name, agents, players, games, seed=args.seed, n_jobs=args.jobs,
+                  options=options, progress=not args.quiet, batch_size=batch)
     print(format_winrates(df))
     if args.csv:
         atomic_write_text(args.csv, df.to_csv(index=False))
@@ -180,18 +222,67 @@ def _winrates(args) -> int:
     return 0
 
 
+def start_line(tour, settings: dict, sizes, n_jobs: int, defaulted: bool) -> str:
+    """The line ``boardlab tournament`` prints before it plays: deals (and why, when
+    ``defaulted`` and the field searches), games per deal, rated deals, and the estimated time
+    on one core and with ``n_jobs`` workers (:mod:`experiments.tournament.cost`; ``sizes`` is
+    :func:`~experiments.tournament.cost.tournament_defaults` of ``tour``)."""
+    import math
+
+    from experiments.tournament.cost import (
+        NO_ESTIMATE,
+        deal_seconds,
+        format_duration,
+        wall_seconds,
+    )
+    from experiments.tournament.run import seatings
+
+    deals, rating = int(settings["deals"]), int(settings["rating_deals"])
+    per = deal_seconds(tour)
+    coop = tour.adapter.cooperative
+    rot = len(seatings(tour.tables[0], coop)) if tour.tables else 1
+    g = tour.deal_games()
+    units = -(-deals // int(settings["batch_size"]))
+    what = sizes.note() if defaulted else f"{deals} deals"
+    k = len(tour.tables)
+    estimate = NO_ESTIMATE if math.isnan(per) else (
+        f"estimated {format_duration(per * (deals + rating))} of one core, about "
+        f"{format_duration(wall_seconds(per * deals, per * rating, n_jobs, units))} with "
+        f"--jobs {n_jobs} (the ratings replay in one process)")
+    return (f"playing {what}, {tour.games_per_deal_total()} games each ({k} "
+            f"{'team' if coop else 'table'}{'s' if k > 1 else ''}"
+            + ("" if coop else f" x {rot} rotations")
+            + (f" x {g} games per match" if g > 1 else "") + "), "
+            + (f"the first {rating} rated" if rating else "no ratings") + f": {estimate}")
+
+
 def _tournament(args) -> int:
-    from experiments.tournament.run import run_tournament
-    from experiments.tournament.games import get_adapter
+    from experiments.tournament.cost import tournament_defaults
+    from experiments.tournament.games import get_adapter, parse_agents
+    from experiments.tournament.run import Tournament, run_tournament
 
     ad = get_adapter(args.game)
     agents = agents_option(args.agents, ad)
-    res = run_tournament(ad.name, agents, args.players, args.games, seed=args.seed,
-                         options=parse_options(args.option), n_jobs=args.jobs,
+    options = parse_options(args.option)
+    n_players = ad.default_players if args.players is None else args.players
+    sizes = tournament_defaults(Tournament(ad.name, n_players,
+                                           parse_agents(agents, ad, args.agents_dir), options))
+    games = sizes.deals if args.games is None else args.games
+    rating = args.rating_deals
+    if rating is None:
+        rating = (sizes.rating_deals if args.games is None else
+                  games // 5 if sizes.search else sizes.rating_deals)
+    batch = sizes.batch_size if args.batch_size is None else args.batch_size
+
+    def announce(tour, settings):
+        print(start_line(tour, settings, sizes, args.jobs, args.games is None), flush=True)
+
+    res = run_tournament(ad.name, agents, n_players, games, seed=args.seed,
+                         options=options, n_jobs=args.jobs,
                          backend=args.backend, scheduler=args.scheduler,
-                         batch_size=args.batch_size, rating_deals=args.rating_deals,
+                         batch_size=batch, rating_deals=rating,
                          out_dir=args.out, progress=not args.quiet, agents_root=args.agents_dir,
-                         overwrite=args.force)
+                         overwrite=args.force, on_start=announce)
     print(res.summary())
     m = res.meta
     if m.get("answered_from"):
@@ -223,8 +314,9 @@ def _tune(args) -> int:
         trials = 1 + (args.random or 0) + (args.refine or 0)
         print(f"boardlab tune: --random/--refine are deprecated: running --trials {trials} "
               f"(use --trials)", file=sys.stderr)
+    batch = 100 if args.batch_size is None else args.batch_size
     for opt, value, low in (("--trials", trials, 1), ("--games", args.games, 2),
-                            ("--batch-size", args.batch_size, 1)):
+                            ("--batch-size", batch, 1)):
         if value < low:
             raise ValueError(f"{opt} {value}: expected an integer >= {low}")
     if args.validate != 0 and args.validate < 2:
@@ -236,7 +328,7 @@ def _tune(args) -> int:
              n_deals=args.games, n_trials=trials, tune_params=params,
              bounds=parse_bounds(args.bounds), sampler=args.sampler, name=args.name,
              seed=args.seed, options=parse_options(args.option), n_jobs=args.jobs,
-             batch_size=args.batch_size, validate_deals=args.validate,
+             batch_size=batch, validate_deals=args.validate,
              agents_root=args.agents_dir, out_dir=args.out, progress=not args.quiet,
              overwrite=args.force, backend=args.backend, scheduler=args.scheduler,
              save_anyway=args.save_anyway)

@@ -51,8 +51,8 @@ from engines.names import GAME_NAMES, describe
 from engines.protocol import core_of, game_class, normalize_game_name
 
 __all__ = ["AgentRef", "Outcome", "GameAdapter", "GAMES", "get_adapter", "parse_agents",
-           "WIN_UNITS", "AGENTS_DIR_ENV", "agents_dir", "store_root", "repo_results",
-           "agent_search_path", "find_agent"]
+           "WIN_UNITS", "DEFAULT_SEARCH", "AGENTS_DIR_ENV", "agents_dir", "store_root",
+           "repo_results", "agent_search_path", "find_agent"]
 
 WIN_UNITS = 60
 """Win shares are summed as integers in units of 1/60 (exact for ties of 1..5 players)."""
@@ -61,6 +61,9 @@ AGENTS_DIR_ENV = "BOARDLAB_AGENTS_DIR"
 :func:`store_root`)."""
 MAX_USER = 4
 """User policies that one table may seat at once (distinct functions)."""
+DEFAULT_SEARCH = ("net-search-fast",)
+"""Search agents of the default field (:meth:`GameAdapter.standard_agents`), where the game
+ships them."""
 
 
 def store_root(root: str | os.PathLike | None = None) -> Path:
@@ -239,14 +242,19 @@ class GameAdapter:
         self.user[name] = _UserPolicy(fn, p.copy(), description)
 
     def standard_agents(self) -> list[str]:
-        """The shipped agents that neither search (seconds per game at the search presets'
-        sizes) nor see hidden cards (``peek`` and kin: analysis bounds, not legal play): the
-        default field of ``boardlab tournament`` and ``boardlab winrates``, in shipped order.
-        The learned ``net`` (:mod:`agents.net`) is opt-in (name it with ``--agents``): the
-        committed tables of the default field stay reproducible when its weights change."""
+        """The default field of ``boardlab tournament`` and ``boardlab winrates``, in shipped
+        order: every shipped agent that neither searches nor sees hidden cards (``random``,
+        ``greedy``, ``heuristic``, Lure's ``cautious`` and ``bold``, the learned ``net``), and
+        the search agents of :data:`DEFAULT_SEARCH` the game ships (``net-search-fast``: the
+        search guided by ``net``, the strong player a user compares bots with). The other
+        search presets (seconds per game) and the hidden-card viewers (``peek``,
+        ``pimc-peek``: analysis bounds, not legal play) are named with ``--agents``. A field
+        with a search agent costs seconds per deal: the commands size it by
+        :func:`experiments.tournament.cost.tournament_defaults`."""
         all_specs = specs(self.name)
         return [n for n in self.shipped
-                if not (all_specs[n].search or all_specs[n].sees_hidden) and n != "net"]
+                if n in DEFAULT_SEARCH
+                or not (all_specs[n].search or all_specs[n].sees_hidden)]
 
     def base_names(self) -> list[str]:
         """Shipped names followed by the user policies' names."""

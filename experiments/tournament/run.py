@@ -583,7 +583,7 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
                    backend: str = "loky", scheduler: str | None = None, batch_size: int = 100,
                    rating_deals: int = 300, out_dir=None, save: bool = True,
                    progress: bool = False, agents_root=None,
-                   overwrite: bool = False) -> TournamentResult:
+                   overwrite: bool = False, on_start=None) -> TournamentResult:
     """Run a duplicate-format round robin and return (and by default save) its results.
 
     An output folder that holds another tournament (other agents, deals, seed or options),
@@ -607,6 +607,11 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
             re-run resume. ``save``: write CSV/PNG/JSON there.
         progress: show the runner's progress bar (counts deals).
         agents_root: root folder of saved tuned agents (default ``results``).
+        on_start: ``None`` or a function called as ``on_start(tournament, settings)`` (the
+            :class:`Tournament` and the settings dict of ``meta.json``: ``deals``,
+            ``rating_deals``, ``batch_size``, ...) once the arguments are checked, just before
+            play begins (``boardlab tournament`` prints its size and estimated time there);
+            not called when the folder answers from a finished tournament.
 
     Returns a :class:`TournamentResult`. Raises ``ValueError`` for bad agents, options, sizes.
     """
@@ -644,6 +649,8 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         if claim.finished:
             return _from_folder(tour, claim.folder, claim.meta)
         check_writable(out_dir)
+    if on_start is not None:
+        on_start(tour, settings)
     t0 = time.perf_counter()
     res = run_experiment(player, [tour.cell()], seed=seed, games_per_cell=int(n_deals),
                          batch_size=int(batch_size), n_jobs=n_jobs, backend=backend,

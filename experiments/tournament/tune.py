@@ -216,9 +216,15 @@ def evaluate(game: str, base: str, candidates, field_refs: list[AgentRef], n_pla
 
 
 def default_field(game: str) -> list[str]:
-    """The default opponents of :func:`tune`: the game's shipped agents that neither search
-    (slow per decision) nor see hidden cards, except ``random``."""
-    return [n for n in get_adapter(game).standard_agents() if n != "random"]
+    """The default opponents of :func:`tune`: the default tournament field
+    (:meth:`experiments.tournament.games.GameAdapter.standard_agents`) without ``random`` and
+    without its search agents, i.e. the shipped agents that neither search nor see hidden
+    cards, ``net`` included. A search agent (``net-search-fast``: seconds per deal) would make
+    every trial of a study minutes long; name it with ``--field`` to tune against it."""
+    from experiments.tournament.cost import is_search
+
+    ad = get_adapter(game)
+    return [n for n in ad.standard_agents() if n != "random" and not is_search(ad.name, n)]
 
 
 # ---- the search space ---------------------------------------------------------------------

@@ -21,12 +21,15 @@ __all__ = ["winrates", "format_winrates"]
 
 
 def winrates(game: str, agents, players, games: int, seed: int = 0, n_jobs: int = 1,
-             options: dict | None = None, progress: bool = False) -> pd.DataFrame:
+             options: dict | None = None, progress: bool = False,
+             batch_size: int = 100) -> pd.DataFrame:
     """One row per (agent, player count): ``agent``, ``players``, ``games``, ``win_rate``,
     ``ci_low``, ``ci_high`` (95%), ``fair_share`` (1/n; River Rats: none). ``agents``: names
     (comma text or list); ``players``: player counts; ``games``: games per agent and player
-    count (River Rats) or deals per player count (competitive games). Raises ``ValueError``
-    for a bad game, agent, player count or size."""
+    count (River Rats) or deals per player count (competitive games); ``batch_size``: deals
+    per work unit of the competitive games' tournaments (the numbers depend on it, not on
+    ``n_jobs``; River Rats plays in one process). Raises ``ValueError`` for a bad game, agent,
+    player count or size."""
     from agents.loop import play_batch
     from experiments.tournament.games import get_adapter, parse_agents
     from experiments.tournament.run import run_tournament
@@ -51,7 +54,8 @@ def winrates(game: str, agents, players, games: int, seed: int = 0, n_jobs: int 
                              "fair_share": np.nan})
             continue
         res = run_tournament(ad.name, refs, n, int(games), seed=seed, options=options,
-                             n_jobs=n_jobs, rating_deals=0, save=False, progress=progress)
+                             n_jobs=n_jobs, rating_deals=0, save=False, progress=progress,
+                             batch_size=batch_size)
         tab = res.agents
         for r in refs:
             row = tab.loc[r.label]
