@@ -2,8 +2,9 @@
 one game loop alone (no tournament layer) and the step API driven from Python.
 
 Run: ``python benchmarks/tournament.py [--deals N] [--games rats,recurring,lure,river_rats]``.
-Each tournament is the standard agents (shipped, neither searching nor seeing hidden cards)
-at 4 seats in duplicate format (every table in every seat
+Each tournament is the default field without its search agent (the shipped agents that
+neither search nor see hidden cards: a search agent's seconds per game would measure the search,
+not the tournament layer) at 4 seats in duplicate format (every table in every seat
 rotation); ratings are off so only game play is timed. A warm-up run (compilation, worker
 start-up) is made first and reported apart; the machine's load is printed with the figures.
 """
@@ -18,10 +19,17 @@ from experiments.tournament import run_tournament
 from experiments.tournament.games import AgentRef, get_adapter
 
 
+def _field(game) -> list[str]:
+    """The default field of ``game`` without its search agents (module docstring)."""
+    from agents.policy import specs
+
+    reg = specs(get_adapter(game).name)
+    return [n for n in get_adapter(game).standard_agents() if not reg[n].search]
+
+
 def _tournament(game, deals, jobs):
-    ad = get_adapter(game)
     t0 = time.perf_counter()
-    r = run_tournament(game, ",".join(ad.standard_agents()), 4, deals, n_jobs=jobs,
+    r = run_tournament(game, ",".join(_field(game)), 4, deals, n_jobs=jobs,
                        rating_deals=0, save=False, batch_size=max(10, deals // 8))
     return r.meta["games_played"] / (time.perf_counter() - t0), r.meta["games_played"]
 
@@ -30,7 +38,7 @@ def _engine(game, games):
     """The one game loop on one line-up through the adapter (same kernels)."""
     ad = get_adapter(game)
     cfg = ad.config(4)
-    names = ad.standard_agents()[:4]
+    names = _field(game)[:4]
     names += names[: 4 - len(names)]
     seats = [ad.resolve(AgentRef(f"{n}{i}", n)) for i, n in enumerate(names)]
     per = ad.games_per_deal(cfg)
@@ -46,7 +54,7 @@ def _step_api(game, n_games):
 
     ad = get_adapter(game)
     cfg = ad.config(4)
-    names = ad.standard_agents()[:4]
+    names = _field(game)[:4]
     names += names[: 4 - len(names)]
     if ad.cooperative:
         names = ["heuristic"] * 4
