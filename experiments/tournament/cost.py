@@ -258,9 +258,11 @@ def seat_rates_from_table(df, players: int = 4) -> dict[str, dict[str, float]]:
     significant digits: search agents' ``one_seat_games_per_s``; the others' (and every River
     Rats agent's) ``all_seats_games_per_s`` x ``players``. Raises ``KeyError`` for a table
     without those columns."""
+    from experiments.tournament.games import get_adapter
+
     out: dict[str, dict[str, float]] = {}
     for r in df[df["players"] == players].itertuples():
-        coop = r.game == "river_rats"
+        coop = get_adapter(r.game).cooperative
         rate = (r.one_seat_games_per_s if (r.search and not coop)
                 else r.all_seats_games_per_s * players)
         out.setdefault(r.game, {})[r.agent] = float(f"{rate:.2g}")
