@@ -177,6 +177,13 @@ def _interrupt_after(argv, ready, tmp_path, stdin=None):
         time.sleep(0.05)
     time.sleep(0.3)
     proc.send_signal(signal.SIGINT)
+    for _ in range(3 if stdin is None else 0):  # as a user presses Ctrl-C again when a busy
+        # machine seems to miss the first
+        try:
+            proc.wait(timeout=10)
+            break
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(input=stdin, timeout=120)
     return proc.returncode, out, err
 
