@@ -77,19 +77,24 @@ def cheater(state, player, legal, n_legal, params, rng):
     return -12345
 
 
-def test_river_rats_user_policy_and_two_workers():
-    register_policy("river_rats", "first_legal", always_first)
-    one = run_tournament("river-rats", "first_legal,random", 2, 8, batch_size=4, rating_deals=0,
+def test_a_user_policy_reaches_two_workers():
+    """A user policy is sent to worker processes and plays there the games it plays here (on
+    Kuhn poker, whose loop compiles in seconds: every worker compiles the loop around a user
+    policy anew; River Rats' user-policy loop is checked in-process above)."""
+    register_policy("kuhn_poker", "first_legal", always_first)
+    one = run_tournament("kuhn-poker", "first_legal,random", 2, 8, batch_size=4, rating_deals=0,
                          save=False)
-    two = run_tournament("river-rats", "first_legal,random", 2, 8, batch_size=4, rating_deals=0,
+    two = run_tournament("kuhn-poker", "first_legal,random", 2, 8, batch_size=4, rating_deals=0,
                          save=False, n_jobs=2)
     assert one.sums == two.sums and one.meta["games_played"] == 16
 
 
 def test_illegal_action_of_a_user_policy_is_reported():
-    register_policy("rats", "cheater", cheater)
+    """The one loop's user-policy path reports an illegal action with the policy's label (on
+    Kuhn poker: the same loop code for every game, compiled in seconds)."""
+    register_policy("kuhn_poker", "cheater", cheater)
     with pytest.raises(ValueError, match="'cheater' .* illegal action -12345"):
-        run_tournament("rats", "cheater,random", 2, 4, rating_deals=0, save=False)
+        run_tournament("kuhn-poker", "cheater,random", 2, 4, rating_deals=0, save=False)
 
 
 def test_registration_errors():
@@ -104,16 +109,21 @@ def test_registration_errors():
 
 
 @njit
-def lure_cheater(state, player, legal, n_legal, params, rng):
-    return -7
+def lure_scripted(state, player, legal, n_legal, params, rng):
+    """The first legal action, or the illegal -7 when ``params[0] < 0`` (one function for both
+    Lure user policies below: one compilation of the loop around it)."""
+    if params[0] < 0:
+        return -7
+    return legal[0]
 
 
 def test_lure_user_policies_take_the_one_signature():
     """Lure user policies have the same signature as every game's; a first-legal policy plays
     whole games, and an illegal action is reported with the policy's label."""
-    register_policy("lure", "lure_first", always_first)
+    n = len(get_adapter("lure").param_names)
+    register_policy("lure", "lure_first", lure_scripted, default_params=np.zeros(n))
     r = run_tournament("lure", "lure_first,random", 2, 4, rating_deals=0, save=False)
     assert r.meta["games_played"] == 8
-    register_policy("lure", "lure_cheater", lure_cheater)
+    register_policy("lure", "lure_cheater", lure_scripted, default_params=-np.ones(n))
     with pytest.raises(ValueError, match="'lure_cheater' .* illegal action -7"):
         run_tournament("lure", "lure_cheater,random", 2, 4, rating_deals=0, save=False)
