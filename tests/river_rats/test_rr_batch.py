@@ -13,6 +13,7 @@ from numba import njit
 
 from agents import river_rats as agents
 from agents.loop import play_batch, play_stepwise, run_games
+from agents.policy import params_width
 from engines.protocol import chance
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
@@ -124,31 +125,28 @@ def test_params_change_play():
 
 
 @njit
-def _first_legal(s, player, legal, n_legal, params, rng):
+def _scripted(s, player, legal, n_legal, params, rng):
+    """The first legal action, or the illegal -5 when ``params[0] < -0.5``."""
+    if params[0] < -0.5:
+        return -5
     return legal[0]
 
 
 def test_compiled_custom_policies():
     """play_batch accepts compiled policies; the registry's own function gives the same games
-    as its name."""
+    as its name; a policy returning an illegal action is reported (one test, so that the loop
+    around ``_scripted``, compiled anew in every process, is compiled once)."""
     cfg = RiverRatsConfig(n_players=2)
     by_name = play_batch(cfg, ["heuristic", "random"], 5, seed=1)
     by_fn = play_batch(cfg, [agents.heuristic_policy, "random"], 5, seed=1)
     pd.testing.assert_frame_equal(by_name, by_fn)
-    df = play_batch(cfg, [_first_legal, _first_legal], 3, seed=1)
+    df = play_batch(cfg, [_scripted, _scripted], 3, seed=1)
     assert len(df) == 3
     with pytest.raises(ValueError, match="policy"):
         play_batch(cfg, [print, "random"], 1)
-
-
-@njit
-def _illegal(s, player, legal, n_legal, params, rng):
-    return -5
-
-
-def test_policy_returning_illegal_action_raises():
+    bad = -np.ones(params_width("river_rats"))
     with pytest.raises(ValueError, match="illegal action -5"):
-        play_batch(RiverRatsConfig(n_players=1), [_illegal], 1)
+        play_batch(cfg, [_scripted, _scripted], 1, params=[bad, bad])
 
 
 def test_golden_tournament_slice():
