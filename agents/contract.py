@@ -20,7 +20,10 @@ Optional, by group:
   ``LEAF_VALUE_NAMES`` (tuple of str), ``LEAF_VALUE_DEFAULT`` (float array no longer than the
   names); and the optional settings ``ROLLOUT_POLICY`` (a ``SPECS`` name, default
   ``"heuristic"``), ``SEARCH_PRESETS`` (preset name -> (simulations, horizon, exploration)),
-  ``SEARCH_HORIZON`` (0, 1 or 2: the horizon of every preset).
+  ``SEARCH_HORIZON`` (0, 1 or 2: the horizon of every preset), ``LEARNED_VALUE_SCALE`` (a
+  positive float, default 1.0: a return of 1 in the units of ``leaf_value``; the scale of the
+  learned value, :mod:`agents.value`, in the ``net-search`` presets of a game that ships value
+  weights).
 - ``check_agent_params(name, vec)``: game-specific checks of a parameter vector (raises
   ``ValueError``).
 - **Action features** (all or none; the input of the learned policy's format
@@ -90,6 +93,7 @@ class AgentsContract:
     rollout_policy: str = "heuristic"
     search_presets: dict = field(default_factory=dict)
     search_horizon: int | None = None
+    learned_value_scale: float = 1.0
     check_agent_params: Callable | None = None
     action_features: Callable | None = None
     state_feature_names: tuple[str, ...] = ()
@@ -147,7 +151,11 @@ def check_module(game: str, mod: ModuleType) -> AgentsContract:
         horizon = getattr(mod, "SEARCH_HORIZON", None)
         if horizon not in (None, 0, 1, 2):
             bad(f"SEARCH_HORIZON {horizon!r}: expected 0, 1 or 2")
+        scale = getattr(mod, "LEARNED_VALUE_SCALE", 1.0)
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not scale > 0:
+            bad(f"LEARNED_VALUE_SCALE {scale!r}: expected a positive number")
         kw.update(leaf_value=mod.leaf_value, leaf_value_names=tuple(mod.LEAF_VALUE_NAMES),
+                  learned_value_scale=float(scale),
                   leaf_value_default=mod.LEAF_VALUE_DEFAULT, rollout_policy=roll,
                   search_presets=dict(getattr(mod, "SEARCH_PRESETS", {})),
                   search_horizon=horizon)

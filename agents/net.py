@@ -26,10 +26,11 @@ tensor code, :func:`layout_signature`; format 2 adds ``features``, a hash of the
 features' names and their module's ``FEATURES_VERSION``). :func:`load` refuses another game's
 or another layout's file with one line naming the file and what differs. The weights reach
 the compiled loop inside the table's ``aux`` array (:func:`with_weights`, called by
-:func:`agents.policy.table_aux` on the game's ``make_aux``): ``aux = [game data..., blob...,
-len(blob)]``, the blob (:func:`pack`) a ``float64`` header of sizes and offsets then the
-arrays, so a table loads them once and no Python runs per decision. :func:`use_weights`
-points a process at another file (the training pipeline's students).
+:func:`agents.policy.table_aux` on the game's ``make_aux``): ``aux = [game data..., the
+learned value's part (:mod:`agents.value`), blob..., len(blob)]``, the blob (:func:`pack`) a
+``float64`` header of sizes and offsets then the arrays, so a table loads them once and no
+Python runs per decision. :func:`use_weights` points a process at another file (the training
+pipeline's students).
 
 The sources of the method: behaviour cloning of a search teacher, then DAgger rounds (Ross,
 Gordon and Bagnell 2011, "A reduction of imitation learning and structured prediction to
@@ -57,8 +58,8 @@ from engines.protocol import core_of, normalize_game_name
 
 __all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes",
            "g_action_features", "layout_signature", "weights_path", "use_weights", "load",
-           "pack", "with_weights", "net_spec", "check_available", "net_logits", "net_act",
-           "WEIGHTS_DIR"]
+           "pack", "read_weights_file", "float32_words", "with_weights", "net_spec",
+           "check_available", "net_logits", "net_act", "WEIGHTS_DIR"]
 
 K_NET = 90
 """The dispatch kind of ``net`` in every game (below the search kinds, above the games' own)."""
@@ -193,14 +194,7 @@ def load(path, game: str) -> dict:
     or tensor layout, missing or badly shaped arrays, non-finite weights."""
     game = normalize_game_name(game)
     p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"net weights {p}: no such file (train with `boardlab learn train`)")
-    try:
-        with np.load(p, allow_pickle=False) as z:
-            data = {k: z[k] for k in z.files}
-        meta = json.loads(str(data.pop("meta")))
-    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same one-line error
-        raise ValueError(f"net weights {p}: not a weights file ({type(exc).__name__})") from None
+    data, meta = read_weights_file(p, "net weights", "boardlab learn train")
     if not isinstance(meta, dict) or meta.get("format") not in (FORMAT, FORMAT2):
         got = meta.get("format") if isinstance(meta, dict) else None
         raise ValueError(f"net weights {p}: format {got!r}, expected {FORMAT!r} or "
@@ -277,6 +271,32 @@ def _check2(p: Path, game: str, data: dict, meta: dict, want: dict) -> dict:
     return data
 
 
+def read_weights_file(p: Path, what: str, command: str) -> tuple[dict, object]:
+    """The arrays (a dict) and the parsed ``meta`` JSON of the npz weights file ``p``. Raises
+    ``ValueError`` in one line, ``"<what> <p>: ..."``: no such file (train with ``command``),
+    or not a weights file (unreadable, no ``meta``, bad JSON)."""
+    if not p.is_file():
+        raise ValueError(f"{what} {p}: no such file (train with `{command}`)")
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+        meta = json.loads(str(data.pop("meta")))
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is the same one-line error
+        raise ValueError(f"{what} {p}: not a weights file ({type(exc).__name__})") from None
+    return data, meta
+
+
+def float32_words(data: dict, names, transpose=("W2",)) -> np.ndarray:
+    """The arrays ``names`` of ``data`` (those in ``transpose`` transposed) as one ``float32``
+    run padded to an even count and viewed as ``float64`` words (the section of a blob that
+    the compiled forward passes view back as ``float32``)."""
+    flts = np.concatenate([np.asarray(data[k].T if k in transpose else data[k],
+                                      dtype=np.float32).ravel() for k in names])
+    if flts.size % 2:
+        flts = np.concatenate([flts, np.zeros(1, dtype=np.float32)])
+    return flts.view(np.float64)
+
+
 _INTS = ("feat_row", "cat_pos", "cat_lo", "cat_n", "cat_off")
 _FLOATS = ("feat_scale", "W1", "b1", "W2", "b2", "W3", "b3", "wh", "bh")
 
@@ -294,11 +314,7 @@ def pack(data: dict) -> np.ndarray:
     section an even number of 4-byte values viewed as ``float64`` words."""
     if data["meta"].get("format") == FORMAT2:
         # W2 goes in transposed ((H2, H1): each second-layer unit a contiguous dot product)
-        flts = np.concatenate([np.asarray(data[k].T if k == "W2" else data[k],
-                                          dtype=np.float32).ravel() for k in ARRAYS2])
-        if flts.size % 2:
-            flts = np.concatenate([flts, np.zeros(1, dtype=np.float32)])
-        flts = flts.view(np.float64)
+        flts = float32_words(data, ARRAYS2)
         W1, W2 = data["W1"], data["W2"]
         S, F = feature_sizes(data["meta"]["game"])
         head = np.zeros(_HEADER)
@@ -341,12 +357,16 @@ def _blob(game: str) -> np.ndarray | None:
 
 def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
     """``aux`` (a game's ``float64`` game data) with the ``net`` weights of ``game`` appended:
-    ``[aux..., blob..., len(blob)]`` (``[aux..., 0]`` when this process has no usable weights
-    file; :func:`check_available` tells why). Called by :func:`agents.policy.table_aux`."""
+    ``[aux..., value..., blob..., len(blob)]`` (``len(blob)`` 0 when this process has no usable
+    weights file; :func:`check_available` tells why), where ``value`` is the learned value's
+    ``[value blob..., len(value blob)]`` (:func:`agents.value.value_tail`; ``[0]`` without a
+    value file). Called by :func:`agents.policy.table_aux`."""
+    from agents.value import value_tail
+
     game = normalize_game_name(game)
     b = _blob(game)
     tail = np.zeros(0) if b is None else b
-    return np.concatenate([np.asarray(aux, dtype=np.float64).ravel(), tail,
+    return np.concatenate([np.asarray(aux, dtype=np.float64).ravel(), value_tail(game), tail,
                            np.array([float(tail.size)])])
 
 

@@ -106,7 +106,9 @@ _NET_SEARCH_PRESETS = (
 )
 """The searches guided by the learned policy (:func:`agents.search.net_pimc`), offered where a
 game has ``net`` weights: ``net`` plays the rollouts and, with a prior weight above 0, its
-action probabilities regularize the choice; ``net-search-lite`` keeps the game's own rollout
+action probabilities regularize the choice; where the game also ships learned value weights
+(:mod:`agents.value`), the presets with ``net`` rollouts score their leaves with the learned
+value (times the game's ``LEARNED_VALUE_SCALE``); ``net-search-lite`` keeps the game's own rollout
 policy and takes the prior alone (``pimc``'s strength at about twice its speed). A game module
 may override a preset in ``NET_SEARCH_PRESETS`` (name -> (worlds, prior weight, net
 rollouts)); the horizon is that of its ``pimc``."""
@@ -136,7 +138,8 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     roll = base[agents.rollout_policy]
     over = agents.search_presets
     vnames = agents.leaf_value_names + tuple(
-        f"value_{i}" for i in range(len(agents.leaf_value_names), S.N_VALUE))
+        f"value_{i}" for i in range(len(agents.leaf_value_names), S.N_VALUE - 1)) + (
+        "learned_value",)
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
               "peek", "whole_tree", "prior_weight") + vnames
              + tuple(f"rollout_{x}" for x in roll.param_names))
@@ -173,6 +176,9 @@ def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
         return ()
     base = next(sp for sp in search_specs(game) if sp.name == "pimc")
     net = net_spec(game)
+    from agents.value import has_value
+
+    learned = agents.learned_value_scale if has_value(game) else 0.0
     over = getattr(agents.module, "NET_SEARCH_PRESETS", {})
     names = base.param_names[:S.R0] + tuple(f"rollout_{x}" for x in net.param_names)
     horizon = base.default_params[S.H_HORIZON]
@@ -182,10 +188,14 @@ def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
         sims, prior, net_roll = over.get(name, (sims, prior, net_roll))
         head = [float(sims), float(K_NET) if net_roll else own, horizon, 0.0, 0.0, 0.0, 0.0,
                 float(prior)]
-        vec = tuple(head) + tuple(base.default_params[S.V0:S.R0]) + tuple(net.default_params)
+        value = list(base.default_params[S.V0:S.R0])
+        if net_roll:
+            value[S.H_LEARNED_VALUE - S.V0] = learned
+        vec = tuple(head) + tuple(value) + tuple(net.default_params)
         roll = "net" if net_roll else agents.rollout_policy
         label = (f"determinized Monte Carlo guided by net, {sims:g} worlds per decision, {roll} "
-                 f"rollouts" + (f", prior weight {prior:g}" if prior else ""))
+                 f"rollouts" + (f", prior weight {prior:g}" if prior else "")
+                 + (", learned leaf value" if net_roll and learned else ""))
         out.append(PolicySpec(game, name, S.K_NET_PIMC, vec, names[:len(vec)], label,
                               search=True))
     return tuple(out)
@@ -213,9 +223,11 @@ def specs(game: str) -> dict[str, PolicySpec]:
     from agents.contract import contract
     from agents.net import net_spec, weights_path
 
+    from agents.value import value_path
+
     has_net = weights_path(game).is_file()
     agents = contract(game)
-    key = (agents.game, id(agents.specs), has_net)
+    key = (agents.game, id(agents.specs), has_net, str(value_path(game)))
     reg = _SPECS_CACHE.get(key)
     if reg is None:  # built once per game (it took 1 ms, a tenth of a 2,000-game table)
         net = (net_spec(game),) if has_net else ()

@@ -964,6 +964,9 @@ debt card on the Rats (a defeated Rat counts 5), of each players' debt card (lin
 squared: debt near 5 is worse than debt at 1), of each joker earned and not yet used, of each
 joker earned so far, and of the hands won and lost so far."""
 LEAF_VALUE_DEFAULT = np.array([10.0, 1.0, 1.2, 0.15, 1.0, 0.0, 0.0, 0.0])
+LEARNED_VALUE_SCALE = 10.0
+"""The learned value's scale (:mod:`agents.value`): a return of 1 (a won game) is worth the
+``win`` weight of :func:`leaf_value`."""
 
 SEARCH_PRESETS = {"ismcts-fast": (100, 0, 3.0), "ismcts": (400, 0, 3.0),
                   "ismcts-strong": (2000, 0, 3.0)}

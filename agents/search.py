@@ -32,6 +32,13 @@ to its mean value (a policy-regularized choice: where a few worlds cannot separa
 the learned policy decides). ``net`` reads only its player's information state, in the
 sampled worlds as at the root, so the guided search is as fair as PIMC.
 
+**Learned leaf value** (``params[H_LEARNED_VALUE] = scale != 0``, :func:`net_pimc` only):
+the leaf is scored by the learned value network (:mod:`agents.value`: every seat's expected
+return from its own information-state tensor in the world, a cooperative team's mean) times
+``scale`` instead of the game's hand-written ``leaf_value``; with ``params[H_MAX_STEPS] < 0``
+there is no rollout at all, the leaf is the state right after the action (the value network
+in place of rollouts, Silver et al. 2016/2017).
+
 **Peek** (``params[H_PEEK] = 1``, the ``pimc-peek`` agent): the worlds are copies of the true
 state, hidden cards and future draws included: an analysis upper bound ("what hidden
 information is worth to the search"), never fair play.
@@ -46,8 +53,9 @@ chance often differs by a few points, far below the noise of a few dozen rollout
 game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
 constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, prior weight
 (:func:`net_pimc` only; 0 elsewhere)]`` then
-the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``), then the rollout policy's
-own parameter vector.
+the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``; the last one,
+:data:`H_LEARNED_VALUE`, the learned value's scale), then the rollout policy's own parameter
+vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``, below 0 none.
 
 **Budget.** A budget is a number of worlds (PIMC) or simulations (ISMCTS) per decision, not a
 time: a time budget would make the decisions depend on the machine and its load, and the same
@@ -76,9 +84,9 @@ from engines.protocol.kernels import (
 
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "N_HEADER",
            "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
-           "H_WHOLE_TREE", "H_PRIOR", "V0", "R0", "search_act", "pimc", "pimc_values",
-           "net_pimc", "net_pimc_values", "ismcts", "rollout", "g_act_base",
-           "g_rollout_act", "g_prior", "g_leaf_value"]
+           "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "V0", "R0", "search_act", "pimc",
+           "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "rollout", "g_act_base",
+           "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
 
 SEARCH_BASE = 100
 """Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
@@ -93,6 +101,10 @@ N_HEADER = 8
 N_VALUE = 16
 V0 = N_HEADER
 """``params[V0:V0 + N_VALUE]``: the leaf-value weights."""
+H_LEARNED_VALUE = V0 + N_VALUE - 1
+"""The last leaf-value slot (no game's ``leaf_value`` reads it): in :func:`net_pimc`, the scale
+of the learned value (:mod:`agents.value`) that replaces the game's leaf value; 0 keeps the
+game's own."""
 R0 = N_HEADER + N_VALUE
 """``params[R0:]``: the rollout policy's parameter vector."""
 _SALT_WORLD = 0x5DEECE66D
@@ -280,7 +292,10 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
     level = np.int64(params[H_HORIZON])
     start = g_progress(game, s, level) if level < 2 else 0
     max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
+    if params[H_MAX_STEPS] < 0:
+        max_steps = 0  # no rollout: the leaf is the state right after the action
     weights = params[V0:V0 + N_VALUE]
+    x = np.empty(sz[7], dtype=np.float32)
     for _ in range(k):
         seed = next_u64(rng, 0)
         if params[H_PEEK] != 0.0:
@@ -292,9 +307,34 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
             _rollout(game, w, level, start, params, aux, buf, mem, max_steps, guided)
-            g_leaf_value(game, w, weights, val)
+            g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
             sums[i] += val[player]
     return k
+
+
+def g_leaf(game, guided, w, weights, learned, aux, x, out):
+    """The leaf value of world ``w`` for every seat into ``out``: with the literal ``guided`` =
+    1 and ``learned`` != 0 the learned value times ``learned`` (:func:`agents.value.
+    learned_leaf`; the game's leaf value when ``aux`` holds no value weights), else the game's
+    hand-written ``leaf_value`` with ``weights``. ``x``: ``float32`` scratch of the game's
+    ``TENSOR_SIZE``. With ``guided`` = 0 the value network is not compiled in."""
+
+
+@overload(g_leaf, jit_options={"cache": True})
+def _ov_leaf(game, guided, w, weights, learned, aux, x, out):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    if guided.literal_value == 0:
+        def impl(game, guided, w, weights, learned, aux, x, out):
+            g_leaf_value(game, w, weights, out)
+        return impl
+    from agents.value import learned_leaf
+
+    def impl_value(game, guided, w, weights, learned, aux, x, out):
+        if learned == 0.0 or not learned_leaf(game, w, aux, learned, x, out):
+            g_leaf_value(game, w, weights, out)
+    return impl_value
 
 
 @njit(cache=True)
@@ -307,11 +347,7 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
     pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
-    best = 0
-    for i in range(1, n_legal):
-        if sums[i] > sums[best]:
-            best = i
-    return legal[best]
+    return legal[_best_first(sums, n_legal)]
 
 
 @njit(cache=True)
@@ -328,11 +364,17 @@ def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
     net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
+    return legal[_best_first(sums, n_legal)]
+
+
+@njit(cache=True)
+def _best_first(sums, n):
+    """The index of the largest of ``sums[:n]``, ties to the first (the choice of PIMC)."""
     best = 0
-    for i in range(1, n_legal):
+    for i in range(1, n):
         if sums[i] > sums[best]:
             best = i
-    return legal[best]
+    return best
 
 
 # ---- ISMCTS tree, in flat arrays ------------------------------------------------------------

@@ -13,11 +13,15 @@ decision for ``pimc`` and ``net-search``, simulations for ``ismcts``), optionall
 settings of a search preset, ``:prior=X`` (the prior weight of ``net-search``) and
 ``:rollout=NAME`` (the rollout policy: ``net`` or one of the game's own, e.g. ``heuristic``):
 ``net-search:16:rollout=heuristic`` is the prior alone, ``net-search:16:prior=0`` the rollouts
-alone (the ablation of ``docs/guides/search_agents.md``). For each point it prints the win rate with
-its 95% Wilson interval, the paired difference to ``heuristic`` on the same deals (95% normal
-interval of the mean of the per-deal differences) and the speed in **games per second on one
-core** (games / summed worker CPU seconds; each worker plays one warm-up game first, so
-compilation or cache loading is not counted). Writes ``<out>.csv`` and ``<out>.png`` (win
+alone (the ablation of ``docs/guides/search_agents.md``), ``:value=X`` (the scale of the
+learned leaf value, :mod:`agents.value`; 0 the game's hand-written leaf value) and
+``:steps=N`` (at most ``N`` rollout decisions; -1 none: the learned value in place of
+rollouts). ``--paired-with POINT`` adds each later point's paired difference to ``POINT``.
+For each point it prints the win rate with its 95% Wilson interval, the paired difference to
+``heuristic`` on the same deals (95% normal interval of the mean of the per-deal
+differences) and the speed in **games per second on one core** (games / summed worker CPU
+seconds; each worker plays one warm-up game first, so compilation or cache loading is not
+counted). Writes ``<out>.csv`` and ``<out>.png`` (win
 rate against games/s, log x axis, reference lines). Results do not depend on ``--jobs``
 (each game is played from its own seed word).
 """
@@ -42,7 +46,8 @@ QUICK_POINTS = "heuristic,peek,pimc:4,ismcts:50,pimc-peek:8"
 
 
 def point_params(point: str, game: str = "river_rats"):
-    """``(name, params)`` of a point ``NAME[:BUDGET][:prior=X][:rollout=NAME]`` (module
+    """``(name, params)`` of a point ``NAME[:BUDGET][:prior=X][:rollout=NAME][:value=X]
+    [:steps=N]`` (module
     docstring): the registered policy and its parameter vector (``float64``; None for a
     plain name). Raises ``ValueError`` naming the bad point and what was expected."""
     from agents import search as S
@@ -53,7 +58,7 @@ def point_params(point: str, game: str = "river_rats"):
     if not rest:
         return name, None
     want = (f"bad point {point!r}: expected NAME, or a search preset's SEARCH_PRESET[:BUDGET]"
-            "[:prior=X][:rollout=POLICY] with a positive integer budget")
+            "[:prior=X][:rollout=POLICY][:value=X][:steps=N] with a positive integer budget")
     if not spec.search:
         raise ValueError(want)
     params = spec.params_array()
@@ -68,6 +73,14 @@ def point_params(point: str, game: str = "river_rats"):
                 raise ValueError(want) from None
             if not np.isfinite(params[S.H_PRIOR]) or params[S.H_PRIOR] < 0:
                 raise ValueError(want)
+        elif key in ("value", "steps") and spec.kind == S.K_NET_PIMC:
+            try:
+                x = float(value)
+            except ValueError:
+                raise ValueError(want) from None
+            if not np.isfinite(x) or (key == "value" and x < 0):
+                raise ValueError(want)
+            params[S.H_LEARNED_VALUE if key == "value" else S.H_MAX_STEPS] = x
         elif key == "rollout" and spec.kind == S.K_NET_PIMC:
             roll = get_spec(game, value)  # ValueError naming a bad policy
             if roll.search:
@@ -125,6 +138,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None,
                     help="path stem of the CSV and PNG (default benchmarks/results/"
                          "search_curve_<N>p)")
+    ap.add_argument("--paired-with", default=None, metavar="POINT",
+                    help="also print each later point's paired difference to this point (one "
+                         "of --points) on the same deals, 95%% interval")
     ap.add_argument("--quick", action="store_true", help="few points, 40 games")
     ap.add_argument("--replot", action="store_true",
                     help="only redraw <out>.png from the CSV of an earlier run")
@@ -137,6 +153,8 @@ def main(argv=None) -> int:
         args.games = min(args.games, 40)
         args.points = args.points or QUICK_POINTS
     points = [p.strip() for p in (args.points or DEFAULT_POINTS).split(",") if p.strip()]
+    if args.paired_with is not None and args.paired_with not in points:
+        raise SystemExit(f"--paired-with {args.paired_with}: expected one of --points")
     if args.games < 1:
         raise SystemExit(f"--games {args.games}: expected a positive integer")
     stem = Path(args.out or ROOT / "benchmarks" / "results" / f"search_curve_{args.players}p")
@@ -164,6 +182,13 @@ def main(argv=None) -> int:
             row.update(diff_vs_heuristic=d.mean(), diff_low=d.mean() - half,
                        diff_high=d.mean() + half)
             diff = f"{d.mean():+.1%} [{d.mean() - half:+.1%}, {d.mean() + half:+.1%}]"
+        ref = args.paired_with
+        if ref in won and p != ref:
+            d = w - won[ref]
+            half = 1.96 * d.std(ddof=1) / np.sqrt(d.size) if d.size > 1 else float("nan")
+            row.update(diff_vs_ref=d.mean(), diff_ref_low=d.mean() - half,
+                       diff_ref_high=d.mean() + half)
+            diff += f"   vs {ref}: {d.mean():+.1%} [{d.mean() - half:+.1%}, {d.mean() + half:+.1%}]"
         rows.append(row)
         print(f"{p:<16}{row['win_rate']:>8.1%} [{lo:.1%}, {hi:.1%}]{diff:>26}"
               f"{row['games_per_s_core']:>14.2f}", flush=True)
@@ -174,19 +199,30 @@ def main(argv=None) -> int:
     return 0
 
 
+_WORDS = {"rollout=heuristic": "heuristic rollouts", "prior=0": "no prior",
+          "value=0": "hand-written leaf", "steps=-1": "no rollouts"}
+
+
+def _label(point: str) -> str:
+    """The picture's key of an ablation point: its budget and its settings in words."""
+    budget, *rest = point.split(":")[1:]
+    return ", ".join([f"{budget} worlds"] + [_WORDS.get(t, t) for t in rest])
+
+
 def _plot(df, args, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8.5, 5.2))
+    fig, ax = plt.subplots(figsize=(10, 6))
     refs = {"heuristic": "tab:gray", "peek": "tab:red"}
     for name, color in refs.items():
         r = df[df.agent == name]
         if len(r):
             ax.axhline(r.win_rate.iloc[0], color=color, ls="--", lw=1,
                        label=f"{name} ({r.win_rate.iloc[0]:.0%})")
+    key: list[str] = []
     families = {"pimc": ("tab:blue", "o"), "ismcts": ("tab:green", "s"),
                 "net-search": ("tab:purple", "D"), "pimc-peek": ("tab:red", "^")}
     for fam, (color, marker) in families.items():
@@ -199,10 +235,14 @@ def _plot(df, args, path: Path) -> None:
                     capsize=3, lw=1.2, ls=ls, label=fam + (" (sees hidden cards)" if "peek" in fam
                                                    else ""))
         for _, row in r.iterrows():
-            text = row.agent.partition(":")[2].replace("rollout=heuristic", "heuristic rollouts")
+            text = row.agent.partition(":")[2]
+            dx = 5
+            if "=" in text:  # an ablation point: a letter on its left, its settings in the key
+                text = chr(ord("a") + len(key))
+                key.append(f"{text}: {_label(row.agent)}")
+                dx = -12
             ax.annotate(text, (row.games_per_s_core, row.win_rate), textcoords="offset points",
-                        xytext=(6, 5 if "=" in text or "rollouts" in text else -12),
-                        fontsize=8, color=color)
+                        xytext=(dx, -4), fontsize=9, color=color)
     ax.set_xscale("log")
     x = df.games_per_s_core[df.agent.str.contains(":")]
     x = x if len(x) else df.games_per_s_core
@@ -219,11 +259,16 @@ def _plot(df, args, path: Path) -> None:
             else "does search budget")
     ax.set_title(f"River Rats, {args.players} player{plural}, {args.difficulty}: how much "
                  f"{what} buy?\n({int(df.games.iloc[0])} paired games per point; "
-                 "labels: worlds or simulations per decision)", fontsize=10)
+                 "labels: worlds or simulations per decision; letters: the key)", fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=8, loc="upper right")
+    if key:
+        ax.text(1.02, 0.0, "net-search with one\ningredient changed\n\n" + "\n".join(
+                    k.replace(": ", ":\n  ", 1).replace(", ", ",\n  ", 1) for k in key),
+                transform=ax.transAxes, ha="left", va="bottom", fontsize=8, color="tab:purple",
+                bbox={"facecolor": "white", "edgecolor": "0.8", "alpha": 0.9})
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
 
 

@@ -50,12 +50,15 @@ def test_guided_search_decides_on_the_information_state_only(game):
 
 
 def test_guided_search_without_guidance_is_pimc():
-    """With the heuristic as rollout policy and prior weight 0, ``net-search`` plays exactly the
-    games of ``pimc`` at the same budget (the guidance is the only difference)."""
+    """With the heuristic as rollout policy, prior weight 0 and the hand-written leaf (learned
+    value 0), ``net-search`` plays exactly the games of ``pimc`` at the same budget (the
+    guidance is the only difference)."""
     game = "river_rats"
     cfg = game_class(game).config_class(n_players=2)
     v = _small(game, "net-search", sims=3, prior=0.0)
     v[S.H_ROLLOUT] = get_spec(game, "heuristic").kind
+    assert v[S.H_LEARNED_VALUE] > 0  # River Rats ships a learned value: switch it off too
+    v[S.H_LEARNED_VALUE] = 0.0
     p = get_spec(game, "pimc").params_array()
     p[S.H_SIMS] = 3
     a = play_batch(cfg, "net-search", 6, seed=3, params=v)

@@ -1,5 +1,6 @@
-"""``boardlab learn collect|train|evaluate``: the pipeline of the learned policy ``net``
-(:mod:`agents.net`, :mod:`experiments.learn`).
+"""``boardlab learn collect|train|evaluate|value-collect|value-train``: the pipeline of the
+learned policy ``net`` (:mod:`agents.net`, :mod:`experiments.learn`) and of the learned value
+(:mod:`agents.value`).
 
 - ``collect GAME --out DIR``: teacher decisions (PIMC action values, the information-state
   tensor, legal actions, player count) on seeded games through the runner; ``--student FILE``
@@ -10,6 +11,10 @@
   its model card.
 - ``evaluate GAME``: ``net`` (the shipped weights, or ``--weights FILE``) against the heuristic
   and the teacher on the same deals, with 95% intervals and games/s on one core.
+- ``value-collect GAME --out DIR``: self-play games of ``net`` (``--policy``), a few positions
+  of each with the seat's final return (:mod:`experiments.learn.value_data`).
+- ``value-train DIR[,DIR...] --out FILE``: the value network on them
+  (:mod:`experiments.learn.value_train`); ship it as ``agents/weights/<game>_value.npz``.
 """
 
 from __future__ import annotations
@@ -83,6 +88,34 @@ def register(sub) -> None:
     e.add_argument("--seed", type=int, default=12345, help="deal seed (not a training seed)")
     e.add_argument("--json", default=None, metavar="FILE", help="also write the rows as JSON")
     e.set_defaults(func=_evaluate)
+    vc = lsub.add_parser("value-collect", help="self-play positions and their outcomes for the "
+                         "learned value (resumable)")
+    vc.add_argument("game", choices=GAME_CHOICES, metavar="GAME")
+    vc.add_argument("--out", required=True, help="data folder (meta.json, data/*.npz)")
+    vc.add_argument("--players", default=None, help="player counts, e.g. 1..4 (default: every "
+                    "count of the game)")
+    vc.add_argument("--games", type=int, default=10000, help="games per player count")
+    vc.add_argument("--policy", default="net", help="the policy of every seat (default net)")
+    vc.add_argument("--every", type=int, default=20,
+                    help="record about one unforced decision in EVERY (default 20)")
+    vc.add_argument("--seed", type=int, default=0)
+    vc.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    vc.add_argument("--batch-size", type=int, default=5000,
+                    help="games per work unit and file (the data depend on it, not on --jobs)")
+    vc.add_argument("--quiet", action="store_true", help=QUIET_HELP)
+    vc.set_defaults(func=_value_collect)
+    vt = lsub.add_parser("value-train", help="train the learned value on value data (learn "
+                         "extra)")
+    vt.add_argument("data", help="value data folders, comma-separated")
+    vt.add_argument("--out", required=True, help="value weights file to write (.npz; its model "
+                    "card beside it as .md)")
+    vt.add_argument("--force", action="store_true",
+                    help="replace an existing weights file or model card at --out")
+    from experiments.learn.value_train import VALUE_DEFAULTS
+
+    for k, v in VALUE_DEFAULTS.items():
+        vt.add_argument(f"--{k}", type=type(v), default=v, help=f"(default {v})")
+    vt.set_defaults(func=_value_train)
 
 
 def _counts(text, game):
@@ -174,4 +207,46 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=2)
+    return 0
+
+
+def _value_collect(args: argparse.Namespace) -> int:
+    from experiments.learn.value_data import run_value_collect
+    from experiments.options import check_int
+
+    check_int(args.games, "--games")
+    check_int(args.every, "--every")
+    check_int(args.batch_size, "--batch-size")
+    res = run_value_collect(args.game, args.out, _counts(args.players, args.game), args.games,
+                            policy=args.policy, every=args.every, seed=args.seed,
+                            jobs=args.jobs, batch_size=args.batch_size,
+                            progress=not args.quiet)
+    n = sum(int(t["positions"]) for t in res.totals)
+    print(f"{args.out}: {int(res.games.sum())} games, {n} positions "
+          f"({res.wall_time:.0f} s this run)")
+    return 0
+
+
+def _value_train(args: argparse.Namespace) -> int:
+    from experiments.learn.value_train import VALUE_DEFAULTS, train_value
+    from experiments.options import check_int
+
+    for k in ("h1", "h2", "epochs", "batch"):
+        check_int(getattr(args, k), f"--{k}")
+    for k, ok, want in (("lr", args.lr > 0, "> 0"),
+                        ("holdout", 0 < args.holdout < 1, "strictly between 0 and 1"),
+                        ("weight_decay", args.weight_decay >= 0, ">= 0")):
+        if not ok:
+            raise ValueError(f"--{k.replace('_', '-')} {getattr(args, k)!r}: expected a number "
+                             f"{want}")
+    out = Path(args.out)
+    for p in (out, out.with_suffix(".md")):
+        if p.exists() and not args.force:
+            raise ValueError(f"--out {args.out}: {p} exists; expected a new file (give --force "
+                             f"to replace it)")
+    fig = train_value([d for d in args.data.split(",") if d], out, force=args.force,
+                      settings={k: getattr(args, k) for k in VALUE_DEFAULTS})
+    print(f"{out}: value weights written (held-out mse {fig['mse']:.4f} against "
+          f"{fig['mse_constant']:.4f} for the mean, R^2 {fig['r2']:.3f}); model card "
+          f"{out.with_suffix('.md')}")
     return 0

@@ -39,7 +39,7 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["record_game", "collect_batch", "batch_file"]
+__all__ = ["record_game", "collect_batch", "batch_file", "save_batch"]
 
 
 @njit(cache=True)
@@ -201,12 +201,17 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     arrays = {k: np.concatenate(v) if v else np.zeros(0) for k, v in parts.items()}
     arrays["legal"] = arrays["legal"].astype(np.int16)
     arrays["dec"] = arrays["dec"].astype(np.int16)
-    path = batch_file(cell["out"], n, batch)
+    save_batch(batch_file(cell["out"], n, batch), arrays)
+    return {"games": n_games, "decisions": int(arrays["dec"].shape[0])}
+
+
+def save_batch(path: Path, arrays: dict) -> None:
+    """Write ``arrays`` to the batch file ``path`` (compressed npz) atomically: a temporary
+    file beside it, then a rename, so a killed run never leaves half a batch."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, **arrays)
     os.replace(tmp, path)
-    return {"games": n_games, "decisions": int(arrays["dec"].shape[0])}
 
 
 def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
