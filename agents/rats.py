@@ -495,6 +495,9 @@ game, having captured at least one card this round (a player who captures nothin
 eliminated at the end of the round), each card captured this round, each card of the holding
 set aside from earlier rounds, each card still in hand."""
 LEAF_VALUE_DEFAULT = np.array([10.0, 3.0, 1.5, 0.1, 0.1, 0.02])
+LEARNED_VALUE_SCALE = 10.0
+"""The learned value's scale (:mod:`agents.value`): a whole win is worth the ``win`` weight
+of :func:`leaf_value`."""
 
 SEARCH_HORIZON = 1
 """Rats' search presets roll out to the end of the round (``progress(s, 1)``), where the

@@ -5,7 +5,10 @@ deals (paired), in one run.
 Run: ``python benchmarks/search_vs_heuristic.py [--games rats,recurring,lure] [--players 4]
 [--deals 300] [--agents pimc,ismcts-fast] [--baseline heuristic] [--jobs 2]``.
 ``--baseline pimc --agents net-search`` asks whether the search guided by ``net`` beats ``pimc``
-(the baseline then plays every other seat and the compared seat).
+(the baseline then plays every other seat and the compared seat; ``--others`` gives the other
+seats another policy). Agents and the baseline may
+be points of ``benchmarks/search.py`` (``net-search:16:value=0``: a preset with its budget and
+settings).
 
 For every deal and every seat ``p`` the deal is played twice: with the search agent in seat
 ``p`` and with `heuristic` there, the other seats `heuristic` both times (same seed, so the same
@@ -33,17 +36,27 @@ if str(ROOT) not in sys.path:
 
 def _play(game: str, n: int, agent: str, seat: int, seeds: np.ndarray,
           baseline: str = "heuristic"):
-    """Play ``seeds`` with ``agent`` in ``seat`` and ``baseline`` elsewhere; returns (the
-    seat's returns, CPU seconds)."""
+    """Play ``seeds`` with ``agent`` in ``seat`` and ``baseline`` (the others' policy)
+    elsewhere; returns (the
+    seat's returns, CPU seconds). ``agent`` and ``baseline`` are points of
+    ``benchmarks/search.py`` (a policy name, or a search preset with ``:BUDGET`` and settings
+    such as ``:value=0``)."""
+    if str(ROOT) not in sys.path:  # a worker process: the benchmarks folder as a package
+        sys.path.insert(0, str(ROOT))
     from agents.loop import run_games
+    from benchmarks.search import point_params
     from engines.protocol import game_class
 
     cfg = game_class(game).config_class(n_players=n)
-    pols = [baseline] * n
-    pols[seat] = agent
-    run_games(cfg, pols, seeds[:1])  # compile or load the kernels: not timed
+    base, base_params = point_params(baseline, game)
+    name, params = point_params(agent, game)
+    pols = [base] * n
+    pols[seat] = name
+    vecs = [base_params] * n
+    vecs[seat] = params
+    run_games(cfg, pols, seeds[:1], params=vecs)  # compile or load the kernels: not timed
     t0 = time.process_time()
-    ret, _ = run_games(cfg, pols, seeds)
+    ret, _ = run_games(cfg, pols, seeds, params=vecs)
     return ret[:, seat], time.process_time() - t0
 
 
@@ -62,18 +75,22 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--baseline", default="heuristic",
                     help="the policy of the other seats and of the compared seat")
+    ap.add_argument("--others", default=None,
+                    help="the policy of the other seats when it is not the baseline (e.g. "
+                         "--baseline net-search:16:value=0 --others heuristic)")
     args = ap.parse_args(argv)
     base_name = args.baseline
+    others = args.others or base_name
     seeds = chance.game_seeds(chance.as_word(args.seed), args.deals)
     n = args.players
     print(f"{n} players, {args.deals} deals x {n} seats, paired against {base_name} in the same "
-          f"seat, {base_name} elsewhere; load {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
+          f"seat, {others} elsewhere; load {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
     print(f"{'game':<10}{'agent':<18}{'search':>9}{base_name:>11}"
           f"{'difference [95% CI]':>28}{'p':>10}{'games/s':>9}")
     for game in [g.strip() for g in args.games.split(",") if g.strip()]:
         names = [base_name] + [a.strip() for a in args.agents.split(",") if a.strip()]
         jobs = [(a, p) for a in names for p in range(n)]
-        res = Parallel(n_jobs=args.jobs)(delayed(_play)(game, n, a, p, seeds, base_name)
+        res = Parallel(n_jobs=args.jobs)(delayed(_play)(game, n, a, p, seeds, others)
                                          for a, p in jobs)
         by = {a: np.concatenate([res[i][0] for i, (b, _) in enumerate(jobs) if b == a])
               for a in names}

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from agents import search as S
-from agents.policy import Agent, get_spec, table_aux
+from agents.policy import Agent, get_spec, names, table_aux
 from agents.value import learned_leaf, load_value, numpy_value, use_value_weights, value_of
 from engines.protocol import GAME_IDS, core_of, game_class
 from engines.protocol.kernels import call_literal
@@ -99,7 +99,7 @@ def test_leaf_of_a_finished_game_is_its_return(value_file):
 
 
 def test_without_a_value_file_the_leaf_is_not_learned():
-    game = "lure"
+    game = "recurring"  # ships no value weights (its searches roll out to the end of the game)
     st = _positions(game, 3, 1, 2)[0]
     out = np.full(core_of(game).MAX_PLAYERS, 7.0)
     x = np.empty(core_of(game).TENSOR_SIZE, dtype=np.float32)
@@ -155,23 +155,28 @@ def test_search_with_the_learned_leaf_decides_on_the_information_state_only(valu
 
 
 def test_presets_score_leaves_with_the_shipped_learned_value():
-    """River Rats ships value weights: its ``net-search`` presets with ``net`` rollouts use the
-    learned leaf at the game's scale (a win worth the hand-written leaf's win weight); the
-    other games, and ``net-search-lite`` (the game's own rollouts), keep the hand-written
-    leaf."""
-    from agents.river_rats import LEAF_VALUE_DEFAULT, LEARNED_VALUE_SCALE
+    """Where a game ships value weights (River Rats and Rats do), its ``net-search`` presets with
+    ``net`` rollouts use the learned leaf at the game's scale (a win worth the hand-written
+    leaf's win weight); ``net-search-lite`` (the game's own rollouts) and the games without
+    value weights keep the hand-written leaf."""
+    from agents.contract import contract
     from agents.value import has_value
+    from engines.protocol import GAME_NAMES
 
-    assert has_value("river_rats") and LEARNED_VALUE_SCALE == LEAF_VALUE_DEFAULT[0]
-    for name in ("net-search-fast", "net-search", "net-search-strong"):
-        spec = get_spec("river_rats", name)
-        assert spec.default_params[S.H_LEARNED_VALUE] == LEARNED_VALUE_SCALE
-        assert spec.param_names[S.H_LEARNED_VALUE] == "learned_value"
-        assert "learned leaf value" in spec.label
-    assert get_spec("river_rats", "net-search-lite").default_params[S.H_LEARNED_VALUE] == 0.0
-    for game in ("lure", "rats", "recurring"):
-        assert not has_value(game)
-        assert get_spec(game, "net-search").default_params[S.H_LEARNED_VALUE] == 0.0
+    assert has_value("river_rats") and has_value("rats") and not has_value("lure")
+    for game in GAME_NAMES:
+        if "net-search" not in names(game):
+            continue
+        c = contract(game)
+        want = c.learned_value_scale if has_value(game) else 0.0
+        if has_value(game):
+            assert want == 10.0  # a whole win, as the hand-written leaves weigh it
+        for name in ("net-search-fast", "net-search", "net-search-strong"):
+            spec = get_spec(game, name)
+            assert spec.default_params[S.H_LEARNED_VALUE] == want
+            assert spec.param_names[S.H_LEARNED_VALUE] == "learned_value"
+            assert ("learned leaf value" in spec.label) == (want > 0)
+        assert get_spec(game, "net-search-lite").default_params[S.H_LEARNED_VALUE] == 0.0
 
 
 def test_value_data_record_true_outcomes_the_same_for_the_same_seed(tmp_path, capsys):
