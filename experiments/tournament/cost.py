@@ -41,14 +41,14 @@ SEAT_GAMES_PER_S: dict[str, dict[str, float]] = {
              "pimc-fast": 2.5e2, "pimc": 1.3e2, "net-search-lite": 2.6e2, "net-search-fast": 3.7e1,
              "ismcts-fast": 7.5e1},
     "rats": {"random": 4.4e5, "greedy": 4.4e4, "heuristic": 2.6e4, "net": 3.1e3,
-             "pimc-fast": 7.6e1, "pimc": 3.9e1, "net-search-lite": 9.9e1, "net-search-fast": 4.2e0,
+             "pimc-fast": 7.6e1, "pimc": 3.9e1, "net-search-lite": 9.9e1, "net-search-fast": 8.5e0,
              "ismcts-fast": 4.2e1},
     "recurring": {"random": 5.0e5, "greedy": 6.0e5, "heuristic": 3.8e5, "net": 3.1e4,
                   "pimc-fast": 3.8e2, "pimc": 2.0e2, "net-search-lite": 4.1e2,
                   "net-search-fast": 3.0e1, "ismcts-fast": 1.3e2},
     "river_rats": {"random": 5.5e5, "greedy": 4.1e4, "heuristic": 4.2e4, "net": 5.9e3,
                    "pimc-fast": 2.3e2, "pimc": 1.1e2, "net-search-lite": 2.4e2,
-                   "net-search-fast": 3.4e1, "ismcts-fast": 5.5e1},
+                   "net-search-fast": 3.6e1, "ismcts-fast": 5.5e1},
 }
 """Games per CPU second that one seat of each agent costs, per game, at 4 players on one core
 (2 significant digits): search agents from their games in one seat against ``heuristic``
