@@ -39,7 +39,8 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["record_game", "collect_batch", "batch_file", "save_batch"]
+__all__ = ["record_game", "collect_batch", "batch_file", "save_batch", "player_counts",
+           "run_collect"]
 
 
 @njit(cache=True)
@@ -214,6 +215,20 @@ def save_batch(path: Path, arrays: dict) -> None:
     os.replace(tmp, path)
 
 
+def player_counts(game: str, players) -> list[int]:
+    """``players`` as a list of ints, each a player count ``game`` allows; ``ValueError`` in
+    one line naming them and the allowed range otherwise (or when there are none)."""
+    from engines.protocol import core_of
+
+    C = core_of(game)
+    players = [int(p) for p in players]
+    bad = [p for p in players if not C.MIN_PLAYERS <= p <= C.MAX_PLAYERS]
+    if bad or not players:
+        raise ValueError(f"players {players}: expected counts in {C.MIN_PLAYERS}.."
+                         f"{C.MAX_PLAYERS}")
+    return players
+
+
 def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
                 student: str | None = None, seed: int = 0, jobs: int = 1,
                 batch_size: int = 50, config: dict | None = None, progress: bool = True):
@@ -229,7 +244,7 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
     from agents.net import layout_signature
     from agents.policy import get_spec
     from agents.search import K_NET_PIMC, K_PIMC
-    from engines.protocol import core_of, normalize_game_name
+    from engines.protocol import normalize_game_name
     from experiments.io import code_version, write_json
     from experiments.runner import run_experiment
 
@@ -240,12 +255,7 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
                          f"(pimc-fast, pimc, pimc-strong, or net-search-fast, net-search, "
                          f"net-search-strong where net is shipped): its action values are the "
                          f"labels")
-    C = core_of(game)
-    players = [int(p) for p in players]
-    bad = [p for p in players if not C.MIN_PLAYERS <= p <= C.MAX_PLAYERS]
-    if bad or not players:
-        raise ValueError(f"players {players}: expected counts in {C.MIN_PLAYERS}.."
-                         f"{C.MAX_PLAYERS}")
+    players = player_counts(game, players)
     out = Path(out)
     student = str(Path(student).resolve()) if student else ""
     cells = [{"game": game, "players": p, "config": dict(config or {}), "teacher": teacher,

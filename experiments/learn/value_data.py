@@ -152,7 +152,8 @@ def run_value_collect(game: str, out, players, n_games: int, *, policy: str = "n
     for an unknown or search policy, bad player counts or ``every`` below 1."""
     from agents.net import layout_signature
     from agents.policy import get_spec
-    from engines.protocol import core_of, normalize_game_name
+    from engines.protocol import normalize_game_name
+    from experiments.learn.collect import player_counts
     from experiments.io import code_version, write_json
     from experiments.runner import run_experiment
 
@@ -164,12 +165,7 @@ def run_value_collect(game: str, out, players, n_games: int, *, policy: str = "n
     if int(every) < 1:
         raise ValueError(f"every {every!r}: expected a positive integer (one decision in "
                          f"EVERY is recorded)")
-    C = core_of(game)
-    players = [int(p) for p in players]
-    bad = [p for p in players if not C.MIN_PLAYERS <= p <= C.MAX_PLAYERS]
-    if bad or not players:
-        raise ValueError(f"players {players}: expected counts in {C.MIN_PLAYERS}.."
-                         f"{C.MAX_PLAYERS}")
+    players = player_counts(game, players)
     out = Path(out)
     cells = [{"game": game, "players": p, "config": dict(config or {}), "policy": policy,
               "every": int(every), "out": str(out.resolve())} for p in players]

@@ -127,7 +127,6 @@ def train_value(folders, out, *, settings: dict | None = None, force: bool = Fal
         return (x - mu32) / sd32
 
     def evaluate(p, rows):
-        err = []
         yh = []
         for i in range(0, rows.size, 16384):
             r = rows[i:i + 16384]
@@ -137,7 +136,6 @@ def train_value(folders, out, *, settings: dict | None = None, force: bool = Fal
         err = float(np.mean((yh - y) ** 2))
         return err, yh
 
-    done = 0
     for ep in range(int(cfg["epochs"])):
         order = tr[rng.permutation(tr.size)]
         tot = 0.0
@@ -147,7 +145,6 @@ def train_value(folders, out, *, settings: dict | None = None, force: bool = Fal
             params, state, lval = step(params, state, norm(dense_rows(data, r, T)), y_all[r])
             tot += float(lval)
             nb += 1
-            done += 1
         mse, _ = evaluate(params, te)
         log(f"epoch {ep + 1}/{cfg['epochs']}: train mse {tot / max(nb, 1):.4f}, held-out mse "
             f"{mse:.4f}")
