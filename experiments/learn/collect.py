@@ -40,7 +40,7 @@ from engines.protocol.kernels import (
 )
 
 __all__ = ["record_game", "collect_batch", "batch_file", "save_batch", "player_counts",
-           "run_collect"]
+           "write_run_meta", "run_collect"]
 
 
 @njit(cache=True)
@@ -215,6 +215,35 @@ def save_batch(path: Path, arrays: dict) -> None:
     os.replace(tmp, path)
 
 
+def write_run_meta(out: Path, meta: dict) -> None:
+    """Write a collection's ``out/meta.json``, unless the folder already holds another
+    collection's: then ``ValueError`` in one line naming the first setting that differs, and
+    nothing is written (the same settings resume; ``code_version`` and ``games_per_count``
+    may change between runs)."""
+    import json
+
+    from experiments.io import write_json
+
+    path = out / "meta.json"
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text())
+        except (OSError, ValueError):
+            old = None
+        loose = ("code_version", "games_per_count")
+        new = json.loads(json.dumps(meta, default=str))
+        if not isinstance(old, dict):
+            raise ValueError(f"--out {out}: holds a meta.json that is not a collection's; "
+                             f"expected a new folder")
+        diff = next((k for k in sorted(set(old) | set(new)) if k not in loose
+                     and old.get(k) != new.get(k)), None)
+        if diff is not None:
+            raise ValueError(f"--out {out}: holds another collection ({diff} "
+                             f"{old.get(diff)!r}, this run {new.get(diff)!r}); expected a new "
+                             f"folder, or the same settings to resume")
+    write_json(path, meta)
+
+
 def player_counts(game: str, players) -> list[int]:
     """``players`` as a list of ints, each a player count ``game`` allows; ``ValueError`` in
     one line naming them and the allowed range otherwise (or when there are none)."""
@@ -245,7 +274,7 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
     from agents.policy import get_spec
     from agents.search import K_NET_PIMC, K_PIMC
     from engines.protocol import normalize_game_name
-    from experiments.io import code_version, write_json
+    from experiments.io import code_version
     from experiments.runner import run_experiment
 
     game = normalize_game_name(game)
@@ -266,7 +295,7 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
             "players": players, "games_per_count": int(n_games), "seed": int(seed),
             "batch_size": int(batch_size), "config": dict(config or {}),
             "layout": layout_signature(game), "code_version": code_version()}
-    write_json(out / "meta.json", meta)
+    write_run_meta(out, meta)
     return run_experiment(collect_batch, cells, seed=int(seed), games_per_cell=int(n_games),
                           batch_size=int(batch_size), n_jobs=int(jobs), out_dir=out,
-                          success_key="decisions", progress=progress)
+                          success_key="games", progress=progress)  # no success rate: games

@@ -153,8 +153,8 @@ def run_value_collect(game: str, out, players, n_games: int, *, policy: str = "n
     from agents.net import layout_signature
     from agents.policy import get_spec
     from engines.protocol import normalize_game_name
-    from experiments.learn.collect import player_counts
-    from experiments.io import code_version, write_json
+    from experiments.learn.collect import player_counts, write_run_meta
+    from experiments.io import code_version
     from experiments.runner import run_experiment
 
     game = normalize_game_name(game)
@@ -170,14 +170,14 @@ def run_value_collect(game: str, out, players, n_games: int, *, policy: str = "n
     cells = [{"game": game, "players": p, "config": dict(config or {}), "policy": policy,
               "every": int(every), "out": str(out.resolve())} for p in players]
     out.mkdir(parents=True, exist_ok=True)
-    write_json(out / "meta.json", {
+    write_run_meta(out, {
         "format": DATA_FORMAT, "game": game, "policy": policy, "every": int(every),
         "players": players, "games_per_count": int(n_games), "seed": int(seed),
         "batch_size": int(batch_size), "config": dict(config or {}),
         "layout": layout_signature(game), "code_version": code_version()})
     return run_experiment(value_batch, cells, seed=int(seed), games_per_cell=int(n_games),
                           batch_size=int(batch_size), n_jobs=int(jobs), out_dir=out,
-                          success_key="positions", progress=progress)
+                          success_key="games", progress=progress)  # no success rate: games
 
 
 def read_value_data(folders) -> dict:

@@ -221,3 +221,23 @@ def test_value_data_record_true_outcomes_the_same_for_the_same_seed(tmp_path, ca
     err = capsys.readouterr().err.strip()
     assert err.endswith("--lr -1.0: expected a number > 0") and len(err.splitlines()) == 1
     assert not new.exists()
+
+
+def test_value_collect_does_not_replace_another_collections_meta(tmp_path, capsys):
+    """A folder holding another collection is refused in one line, before anything is played
+    or written; the same settings resume (nothing more to play)."""
+    from experiments.cli import main
+
+    out = tmp_path / "d"
+    args = ["learn", "value-collect", "river_rats", "--players", "1", "--games", "10",
+            "--seed", "4", "--batch-size", "10", "--out", str(out), "--quiet"]
+    assert main(args) == 0
+    meta = (out / "meta.json").read_text()
+    files = sorted(p.name for p in (out / "data").iterdir())
+    capsys.readouterr()
+    assert main(args[:-3] + ["--every", "7", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "holds another collection (every 20" in err
+    assert (out / "meta.json").read_text() == meta
+    assert sorted(p.name for p in (out / "data").iterdir()) == files
+    assert main(args) == 0  # the same settings: a resume
