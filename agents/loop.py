@@ -22,9 +22,11 @@ from numba import literally, njit
 from agents.dispatch import g_act_seat
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
+from agents.search import H_INFER, K_NET_PIMC
 from engines.protocol import chance
 from engines.protocol.borrow import borrow, keep_alive
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
+from engines.protocol.history import LOG_S0, log_action, log_start
 from engines.protocol.kernels import (
     call_literals,
     g_apply_action,
@@ -45,7 +47,7 @@ from engines.protocol import (
 from engines.protocol.game import _absent_seat_field
 
 __all__ = ["play_games", "play_games_user", "run_games", "play_batch", "play_stepwise",
-           "game_of_config", "MAX_USER"]
+           "game_of_config", "wants_log", "MAX_USER"]
 
 MAX_USER = 4
 """Different user policies one call may seat."""
@@ -68,6 +70,9 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
     Inlined into its caller, whose ``game`` and ``one_kind`` are literal."""
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
+    logged = mem.shape[1] > SEAT_WORDS
+    if logged:
+        log_start(mem, s)
     while not g_is_terminal(game, s):
         p = g_current_player(game, s)
         n = g_legal_actions(game, s, legal)
@@ -92,7 +97,21 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
                 legal[0] = a
                 return p
         g_apply_action(game, s, a)
+        if logged:
+            log_action(mem, s.shape[0], a)
     return -1
+
+
+@njit(cache=True)
+def wants_log(kinds, params):
+    """True when a seat of the table infers hidden cards (kind ``agents.search.K_NET_PIMC``
+    with ``params[p, H_INFER] > 0``, :mod:`agents.inference`): the loop then keeps the game's
+    decision log in the policy memories (:mod:`engines.protocol.history`). ``kinds``: ``int64
+    (seats,)``; ``params``: ``float64 (seats, width)``."""
+    for p in range(kinds.shape[0]):
+        if kinds[p] == K_NET_PIMC and params.shape[1] > H_INFER and params[p, H_INFER] > 0.0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -101,7 +120,10 @@ def _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_ou
     sz = g_sizes(game)
     s_own = np.zeros(sz[0], dtype=np.int64)
     legal_own = np.empty(sz[1], dtype=np.int64)
-    mem_own = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
+    width = SEAT_WORDS
+    if wants_log(kinds, params):
+        width = LOG_S0 + sz[0] + sz[4]
+    mem_own = np.zeros((sz[2], width), dtype=np.int64)
     ret = np.zeros(sz[2], dtype=np.float64)
     # borrowed views (no reference counting down the call chain: issue 29, engines.protocol.borrow);
     # the owners above and the arguments live until this function returns

@@ -138,8 +138,8 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     roll = base[agents.rollout_policy]
     over = agents.search_presets
     vnames = agents.leaf_value_names + tuple(
-        f"value_{i}" for i in range(len(agents.leaf_value_names), S.N_VALUE - 1)) + (
-        "learned_value",)
+        f"value_{i}" for i in range(len(agents.leaf_value_names), S.H_INFER - S.V0)) + (
+        "infer_window", "infer_worlds", "infer_temperature", "learned_value")
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
               "peek", "whole_tree", "prior_weight") + vnames
              + tuple(f"rollout_{x}" for x in roll.param_names))
@@ -352,12 +352,38 @@ class Agent:
             from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
+            row = self._memory_row(state, p)
             a = call_literal(search_act, GAME_IDS[self.game], self.spec.kind, state.state, p,
-                             legal, len(legal), self.params, aux, state.seat_memory[p])
+                             legal, len(legal), self.params, aux, row)
+            state.seat_memory[p] = row[:state.seat_memory.shape[1]]
         else:
             a = self._mod.act(self.spec.kind, state.state, p, legal, len(legal), self.params,
                               aux, state.seat_memory[p])
         return int(a)
+
+    def _memory_row(self, state, p: int) -> np.ndarray:
+        """Seat ``p``'s policy memory for a search agent: the seat's row, widened with the
+        game's decision log (:mod:`engines.protocol.history`) when the agent infers hidden
+        cards (``net-search`` with ``params[agents.search.H_INFER] > 0``), as the compiled loop
+        keeps it; a determinized copy gets no log."""
+        from agents.search import H_INFER, K_NET_PIMC
+
+        row = state.seat_memory[p].copy()
+        if self.spec.kind != K_NET_PIMC or not self.params[H_INFER] > 0:
+            return row
+        from engines.protocol.history import LOG_N, LOG_ON, LOG_S0, log_width
+
+        C = state.core
+        wide = np.zeros(log_width(C.STATE_SIZE, C.MAX_GAME_LENGTH), dtype=np.int64)
+        wide[:row.shape[0]] = row
+        hist = state.history
+        if not state.determinized and len(hist) <= C.MAX_GAME_LENGTH:
+            wide[LOG_ON] = 1
+            wide[LOG_N] = len(hist)
+            wide[LOG_S0:LOG_S0 + C.STATE_SIZE] = state.initial
+            o = LOG_S0 + C.STATE_SIZE
+            wide[o:o + len(hist)] = hist
+        return wide
 
     def __repr__(self) -> str:
         return f"Agent({self.game!r}, {self.name!r})"

@@ -39,6 +39,13 @@ return from its own information-state tensor in the world, a cooperative team's 
 there is no rollout at all, the leaf is the state right after the action (the value network
 in place of rollouts, Silver et al. 2016/2017).
 
+**Inference over hidden cards** (``params[H_INFER] = W > 0``, :func:`net_pimc` only;
+:mod:`agents.inference`): the worlds are drawn from candidate relabellings of the hidden cards
+in proportion to ``net``'s likelihood of the other players' decisions among the last ``W``
+(policy-based inference, Rebstock et al. 2019), where the game offers relabel hooks
+(:mod:`engines.protocol.relabel`; River Rats) and the seat's memory holds the game's decision
+log (:mod:`engines.protocol.history`); otherwise the worlds come from ``determinize``.
+
 **Peek** (``params[H_PEEK] = 1``, the ``pimc-peek`` agent): the worlds are copies of the true
 state, hidden cards and future draws included: an analysis upper bound ("what hidden
 information is worth to the search"), never fair play.
@@ -53,9 +60,11 @@ chance often differs by a few points, far below the noise of a few dozen rollout
 game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
 constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, prior weight
 (:func:`net_pimc` only; 0 elsewhere)]`` then
-the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``; the last one,
-:data:`H_LEARNED_VALUE`, the learned value's scale), then the rollout policy's own parameter
-vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``, below 0 none.
+the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``; the last four, which no
+game's ``leaf_value`` reads: :data:`H_INFER`, :data:`H_INFER_WORLDS`, :data:`H_INFER_TEMP`
+(inference) and :data:`H_LEARNED_VALUE` (the learned value's scale)), then the rollout policy's
+own parameter vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``,
+below 0 none.
 
 **Budget.** A budget is a number of worlds (PIMC) or simulations (ISMCTS) per decision, not a
 time: a time budget would make the decisions depend on the machine and its load, and the same
@@ -84,7 +93,8 @@ from engines.protocol.kernels import (
 
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "N_HEADER",
            "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
-           "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "V0", "R0", "search_act", "pimc",
+           "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
+           "H_INFER_TEMP", "V0", "R0", "search_act", "pimc",
            "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "rollout", "g_act_base",
            "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
 
@@ -105,6 +115,16 @@ H_LEARNED_VALUE = V0 + N_VALUE - 1
 """The last leaf-value slot (no game's ``leaf_value`` reads it): in :func:`net_pimc`, the scale
 of the learned value (:mod:`agents.value`) that replaces the game's leaf value; 0 keeps the
 game's own."""
+H_INFER = V0 + N_VALUE - 4
+"""In :func:`net_pimc`: inference over hidden cards (:mod:`agents.inference`) looks at the
+other players' decisions among this many last decisions of the game; 0 = no inference (the
+worlds from ``determinize``). One of three leaf-value slots no game's ``leaf_value`` reads."""
+H_INFER_WORLDS = V0 + N_VALUE - 3
+"""In :func:`net_pimc` with inference: candidate worlds scored per decision (at least the
+search's world count)."""
+H_INFER_TEMP = V0 + N_VALUE - 2
+"""In :func:`net_pimc` with inference: the exponent of the likelihood (1 = Bayes' rule,
+below 1 a tempered one)."""
 R0 = N_HEADER + N_VALUE
 """``params[R0:]``: the rollout policy's parameter vector."""
 _SALT_WORLD = 0x5DEECE66D
@@ -296,10 +316,14 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
         max_steps = 0  # no rollout: the leaf is the state right after the action
     weights = params[V0:V0 + N_VALUE]
     x = np.empty(sz[7], dtype=np.float32)
-    for _ in range(k):
+    chosen = np.empty(k, dtype=np.int64)
+    inferred = g_infer(game, guided, s, player, params, aux, rng, k, chosen) > 0
+    for r in range(k):
         seed = next_u64(rng, 0)
         if params[H_PEEK] != 0.0:
             world[:] = s
+        elif inferred:
+            g_inferred_world(game, guided, s, player, rng, chosen[r], seed ^ _SALT_WORLD, world)
         else:
             g_determinize(game, s, player, seed ^ _SALT_WORLD, world)
         for i in range(n_legal):
@@ -310,6 +334,50 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
             g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
             sums[i] += val[player]
     return k
+
+
+def g_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
+    """With the literal ``guided`` = 1, :func:`agents.inference.infer_world_seeds` (the
+    relabelling seeds of the ``k`` worlds chosen by inference over hidden cards; returns ``k``,
+    or 0 for no inference); with ``guided`` = 0 always 0 (inference is not compiled in)."""
+
+
+@overload(g_infer, jit_options={"cache": True})
+def _ov_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    if guided.literal_value == 0:
+        def impl(game, guided, s, player, params, aux, rng, k, seeds_out):
+            return 0
+        return impl
+    from agents.inference import infer_world_seeds
+
+    def impl_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
+        return infer_world_seeds(game, s, player, params, aux, rng, k, seeds_out)
+    return impl_infer
+
+
+def g_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
+    """The world of relabelling seed ``relabel_seed`` (from :func:`g_infer`) for ``player``
+    with chance word ``seed``, into ``out`` (:func:`agents.inference.inferred_world`); with
+    ``guided`` = 0 nothing (never called)."""
+
+
+@overload(g_inferred_world, jit_options={"cache": True})
+def _ov_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    if guided.literal_value == 0:
+        def impl(game, guided, s, player, rng, relabel_seed, seed, out):
+            out[:] = s
+        return impl
+    from agents.inference import inferred_world
+
+    def impl_world(game, guided, s, player, rng, relabel_seed, seed, out):
+        inferred_world(game, s, player, rng, relabel_seed, seed, out)
+    return impl_world
 
 
 def g_leaf(game, guided, w, weights, learned, aux, x, out):

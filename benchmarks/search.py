@@ -16,7 +16,10 @@ settings of a search preset, ``:prior=X`` (the prior weight of ``net-search``) a
 alone (the ablation of ``docs/guides/search_agents.md``), ``:value=X`` (the scale of the
 learned leaf value, :mod:`agents.value`; 0 the game's hand-written leaf value) and
 ``:steps=N`` (at most ``N`` rollout decisions; -1 none: the learned value in place of
-rollouts). ``--paired-with POINT`` adds each later point's paired difference to ``POINT``.
+rollouts), ``:infer=W`` (inference over hidden cards from the others' decisions among the last
+``W``, :mod:`agents.inference`), ``:candidates=N`` (candidate worlds it scores) and
+``:temp=X`` (its likelihood exponent). ``--paired-with POINT`` adds each later point's paired
+difference to ``POINT``.
 For each point it prints the win rate with its 95% Wilson interval, the paired difference to
 ``heuristic`` on the same deals (95% normal interval of the mean of the per-deal
 differences) and the speed in **games per second on one core** (games / summed worker CPU
@@ -58,7 +61,8 @@ def point_params(point: str, game: str = "river_rats"):
     if not rest:
         return name, None
     want = (f"bad point {point!r}: expected NAME, or a search preset's SEARCH_PRESET[:BUDGET]"
-            "[:prior=X][:rollout=POLICY][:value=X][:steps=N] with a positive integer budget")
+            "[:prior=X][:rollout=POLICY][:value=X][:steps=N][:infer=W][:candidates=N][:temp=X]"
+            " with a positive integer budget")
     if not spec.search:
         raise ValueError(want)
     params = spec.params_array()
@@ -81,6 +85,15 @@ def point_params(point: str, game: str = "river_rats"):
             if not np.isfinite(x) or (key == "value" and x < 0):
                 raise ValueError(want)
             params[S.H_LEARNED_VALUE if key == "value" else S.H_MAX_STEPS] = x
+        elif key in ("infer", "candidates", "temp") and spec.kind == S.K_NET_PIMC:
+            try:
+                x = float(value)
+            except ValueError:
+                raise ValueError(want) from None
+            if not np.isfinite(x) or x < 0:
+                raise ValueError(want)
+            slot = {"infer": S.H_INFER, "candidates": S.H_INFER_WORLDS, "temp": S.H_INFER_TEMP}
+            params[slot[key]] = x
         elif key == "rollout" and spec.kind == S.K_NET_PIMC:
             roll = get_spec(game, value)  # ValueError naming a bad policy
             if roll.search:
@@ -201,6 +214,7 @@ def main(argv=None) -> int:
 
 _WORDS = {"rollout=heuristic": "heuristic rollouts", "prior=0": "no prior",
           "value=0": "hand-written leaf", "steps=-1": "no rollouts"}
+"""Words for the ablation settings in the picture's key (others are shown as typed)."""
 
 
 def _label(point: str) -> str:

@@ -11,6 +11,10 @@
 - :mod:`engines.protocol.bits`  bit tricks (population count, highest set bit)
 - :mod:`engines.protocol.borrow`  views of arrays without Numba's reference counting in hot loops
 - :mod:`engines.protocol.hints`  branch hints for the compiler (``unlikely``)
+- :mod:`engines.protocol.history`  the game's decision log in a seat's policy memory (for
+  inference over hidden cards)
+- :mod:`engines.protocol.relabel`  a game's optional relabel hooks (worlds with a consistent
+  past) by game id
 """
 
 from __future__ import annotations

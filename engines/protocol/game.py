@@ -124,7 +124,8 @@ class GameState:
     Build it with :func:`new_game` (or the game's own ``new_game``). Attributes: ``config``
     (the game's frozen config dataclass), ``seed`` (the game's seed, ``0 .. 2**64-1``),
     ``state`` (the flat ``int64`` state of the rules core; ``array`` is an alias),
-    ``history`` (the actions applied, ints), ``seat_memory`` (``int64 (MAX_PLAYERS,
+    ``history`` (the actions applied, ints; ``initial``: the state they were applied to, so
+    replaying them gives every past state), ``seat_memory`` (``int64 (MAX_PLAYERS,
     SEAT_WORDS)``: each seat's policy stream and memory, so compiled agents driven through the
     step API play exactly the games of :func:`agents.loop.play_batch`).
 
@@ -151,6 +152,7 @@ class GameState:
         C = self.core
         self.state = np.zeros(C.STATE_SIZE, dtype=np.int64)
         C.init_state(self.config.to_array(), chance.as_word(self.seed), self.state)
+        self.initial = self.state.copy()
         self.history: list[int] = []
         self.seat_memory = np.zeros((C.MAX_PLAYERS, chance.SEAT_WORDS), dtype=np.int64)
         chance.init_seat_memory(chance.as_word(self.seed), self.seat_memory)
@@ -259,6 +261,7 @@ class GameState:
             raise ValueError(f"bad deal {deal!r}: expected 0..{n - 1}")
         st = cls(config, 0)
         st.core.init_deal(st.config.to_array(), int(deal), st.state)
+        st.initial = st.state.copy()
         return st
 
     def events(self, before, action: int, who) -> list[str]:

@@ -1575,7 +1575,15 @@ def determinize(s, p, seed, out):
             if not _known(s, p, s[b + 1 + i]):
                 out[b + 1 + i] = pool[used]
                 used += 1
-    for q in range(s[N_PLAYERS]):
+    hide_order(out, p)
+
+
+@njit(cache=True)
+def hide_order(out, p):
+    """The last step of making a world for seat ``p`` (:func:`determinize`,
+    :func:`engines.river_rats.relabel.relabeled_world`): the other hands sorted and the deck
+    shuffled from the world's chance word (the order of hidden cards is not information)."""
+    for q in range(out[N_PLAYERS]):
         if q != p:
             hb = hand_base(q)
             _sort(out[hb + 1:hb + 1 + out[hb]], out[hb])

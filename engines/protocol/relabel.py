@@ -1,0 +1,158 @@
+"""The optional relabel hooks of a game, behind compiled names chosen by a game id (as
+:mod:`engines.protocol.kernels`): what inference over hidden cards needs (:mod:`agents.inference`).
+
+A game offers them in ``engines/<game>/relabel.py`` (River Rats: :mod:`engines.river_rats.relabel`,
+which documents the contract): ``N_CARDS``, ``relabel_map(s, s0, p, seed, perm)``,
+``relabel(src, perm, out)``, ``relabel_action(a, perm)``, ``relabeled_world(s, p, perm, seed,
+out)``, ``relabel_consistent(past, s, p)``. For a game without them :func:`g_relabel_cards` is
+0 and the other hooks do nothing, so a search asked to infer plays as without inference.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from numba import types
+from numba.extending import overload
+
+from engines.protocol import GAME_NAMES
+
+__all__ = ["has_relabel", "g_relabel_cards", "g_relabel_map", "g_relabel", "g_relabel_action",
+           "g_relabeled_world", "g_relabel_consistent"]
+
+_OPTS = {"cache": True}
+
+
+def has_relabel(game: str) -> bool:
+    """True when game ``game`` (a normalized name) offers the relabel hooks."""
+    return importlib.util.find_spec(f"engines.{game}.relabel") is not None
+
+
+def _hooks(game):
+    if not isinstance(game, types.IntegerLiteral):
+        return None, False
+    name = GAME_NAMES[game.literal_value]
+    if not has_relabel(name):
+        return None, True
+    return importlib.import_module(f"engines.{name}.relabel"), True
+
+
+def g_relabel_cards(game):
+    """The number of card ids the game's relabellings permute; 0 without relabel hooks."""
+
+
+@overload(g_relabel_cards, jit_options=_OPTS)
+def _ov_cards(game):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    n = 0 if R is None else R.N_CARDS
+
+    def impl(game):
+        return n
+    return impl
+
+
+def g_relabel_map(game, s, s0, p, seed, perm):
+    """The game's ``relabel_map`` (a uniform relabelling of ``p``'s unknown cards into
+    ``perm``; returns the cards moved), or 0 without hooks."""
+
+
+@overload(g_relabel_map, jit_options=_OPTS)
+def _ov_map(game, s, s0, p, seed, perm):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    if R is None:
+        def none(game, s, s0, p, seed, perm):
+            return 0
+        return none
+    f = R.relabel_map
+
+    def impl(game, s, s0, p, seed, perm):
+        return f(s, s0, p, seed, perm)
+    return impl
+
+
+def g_relabel(game, src, perm, out):
+    """The game's ``relabel`` (``src`` with its cards relabelled into ``out``); a copy without
+    hooks."""
+
+
+@overload(g_relabel, jit_options=_OPTS)
+def _ov_relabel(game, src, perm, out):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    if R is None:
+        def none(game, src, perm, out):
+            out[:] = src
+        return none
+    f = R.relabel
+
+    def impl(game, src, perm, out):
+        f(src, perm, out)
+    return impl
+
+
+def g_relabel_action(game, a, perm):
+    """The game's ``relabel_action``; ``a`` itself without hooks."""
+
+
+@overload(g_relabel_action, jit_options=_OPTS)
+def _ov_action(game, a, perm):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    if R is None:
+        def none(game, a, perm):
+            return a
+        return none
+    f = R.relabel_action
+
+    def impl(game, a, perm):
+        return f(a, perm)
+    return impl
+
+
+def g_relabeled_world(game, s, p, perm, seed, out):
+    """The game's ``relabeled_world`` (the world now of relabelling ``perm``); a copy of ``s``
+    without hooks."""
+
+
+@overload(g_relabeled_world, jit_options=_OPTS)
+def _ov_world(game, s, p, perm, seed, out):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    if R is None:
+        def none(game, s, p, perm, seed, out):
+            out[:] = s
+        return none
+    f = R.relabeled_world
+
+    def impl(game, s, p, perm, seed, out):
+        f(s, p, perm, seed, out)
+    return impl
+
+
+def g_relabel_consistent(game, past, s, p):
+    """The game's ``relabel_consistent`` (may the past state ``past`` be relabelled by a
+    relabelling for ``p`` of the state now ``s``); False without hooks."""
+
+
+@overload(g_relabel_consistent, jit_options=_OPTS)
+def _ov_consistent(game, past, s, p):
+    R, ok = _hooks(game)
+    if not ok:
+        return None
+    if R is None:
+        def none(game, past, s, p):
+            return False
+        return none
+    f = R.relabel_consistent
+
+    def impl(game, past, s, p):
+        return f(past, s, p)
+    return impl
