@@ -70,7 +70,9 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
     Inlined into its caller, whose ``game`` and ``one_kind`` are literal."""
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
-    logged = mem.shape[1] > SEAT_WORDS
+    # the decision log (inference over hidden cards): never for a table of one other kind,
+    # where one_kind, a literal, lets the compiler drop the branch from the loop
+    logged = (one_kind < 0 or one_kind == K_NET_PIMC) and mem.shape[1] > SEAT_WORDS
     if logged:
         log_start(mem, s)
     while not g_is_terminal(game, s):
