@@ -13,15 +13,30 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from numba import types
+from numba import njit, types
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
+from engines.protocol.chance import rand_below
 
-__all__ = ["has_relabel", "g_relabel_cards", "g_relabel_map", "g_relabel", "g_relabel_action",
-           "g_relabeled_world", "g_relabel_consistent"]
+__all__ = ["shuffle_onto", "has_relabel", "g_relabel_cards", "g_relabel_map", "g_relabel",
+           "g_relabel_action", "g_relabeled_world", "g_relabel_consistent"]
 
 _OPTS = {"cache": True}
+
+
+@njit(cache=True)
+def shuffle_onto(src, dst, n, words, perm):
+    """Send the cards ``src[:n]`` to a uniform arrangement of the cards ``dst[:n]``: shuffle
+    ``dst[:n]`` in place (Fisher-Yates, drawing from the generator ``words[0]``) and set
+    ``perm[src[i]] = dst[i]``. The common step of the games' ``relabel_map``."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(words, 0, i + 1)
+        t = dst[i]
+        dst[i] = dst[j]
+        dst[j] = t
+    for i in range(n):
+        perm[src[i]] = dst[i]
 
 
 def has_relabel(game: str) -> bool:

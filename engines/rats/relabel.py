@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit
 
 from engines.protocol.bits import low_bit
-from engines.protocol.chance import mix, rand_below
+from engines.protocol.chance import mix
+from engines.protocol.relabel import shuffle_onto
 from engines.rats import core as C
 
 __all__ = ["N_CARDS", "relabel_map", "relabel", "relabel_action", "relabeled_world",
@@ -81,13 +82,7 @@ def _draw_map(s, p, words, perm):
         for i in range(n):
             dst[i] = src[i]
         dst[:n].sort()
-        for i in range(n - 1, 0, -1):
-            j = rand_below(words, 0, i + 1)
-            t = dst[i]
-            dst[i] = dst[j]
-            dst[j] = t
-        for i in range(n):
-            perm[src[i]] = dst[i]
+        shuffle_onto(src, dst, n, words, perm)
         moved += n
     return moved
 

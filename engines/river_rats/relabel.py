@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from engines.protocol.chance import rand_below
+from engines.protocol.relabel import shuffle_onto
 from engines.river_rats import core as C
 
 __all__ = ["N_CARDS", "relabel_map", "relabel", "relabel_action", "relabeled_world",
@@ -104,13 +105,7 @@ def relabel_map(s, s0, p, seed, perm):
         _drop(src, n, aside)
         _drop(dst, n, king)
         n -= 1
-    for i in range(n - 1, 0, -1):
-        j = rand_below(words, 0, i + 1)
-        t = dst[i]
-        dst[i] = dst[j]
-        dst[j] = t
-    for i in range(n):
-        perm[src[i]] = dst[i]
+    shuffle_onto(src, dst, n, words, perm)
     return n + (1 if aside >= 0 else 0)
 
 
