@@ -91,8 +91,50 @@ _Z_STACK = 1024
 """Format 2's scratch arrays live on the stack (:mod:`agents.stack_arrays`: no allocation per
 decision) up to these sizes (state features; legal actions x action features; hidden units;
 the logits of :func:`net_act`), and on the heap beyond them."""
-_override: dict[str, str] = {}
-_blobs: dict[str, np.ndarray] = {}
+
+
+class WeightsFiles:
+    """Which weights file each game's network uses in this process, and its packed blob,
+    loaded once: ``agents/weights/<game><suffix>.npz`` unless :meth:`use` named another.
+    ``load(path, game)`` reads and checks a file (``ValueError`` in one line), ``pack(data)``
+    makes the blob the compiled code reads. One registry each for ``net`` (this module) and the
+    learned value (:mod:`agents.value`)."""
+
+    def __init__(self, suffix: str, load, pack):
+        self.suffix, self._load, self._pack = suffix, load, pack
+        self._override: dict[str, str] = {}
+        self._blobs: dict[str, np.ndarray | None] = {}
+
+    def path(self, game: str) -> Path:
+        """The file of ``game`` in this process: the one given to :meth:`use`, else the
+        shipped one."""
+        game = normalize_game_name(game)
+        return Path(self._override.get(game, WEIGHTS_DIR / f"{game}{self.suffix}.npz"))
+
+    def use(self, game: str, path=None) -> None:
+        """Use the file ``path`` for ``game`` in this process (None: the shipped file again);
+        checks it now (``ValueError`` in one line, nothing changed)."""
+        game = normalize_game_name(game)
+        if path is not None:
+            self._load(path, game)
+        self._blobs.pop(game, None)
+        if path is None:
+            self._override.pop(game, None)
+        else:
+            self._override[game] = str(path)
+
+    def blob(self, game: str) -> np.ndarray | None:
+        """The packed weights of ``game`` (loaded once), or None without a usable file."""
+        game = normalize_game_name(game)
+        if game not in self._blobs:
+            try:
+                self._blobs[game] = self._pack(self._load(self.path(game), game))
+            except ValueError:
+                self._blobs[game] = None
+        return self._blobs[game]
+
+
+_FILES = WeightsFiles("", lambda path, game: load(path, game), lambda data: pack(data))
 
 
 def feature_sizes(game: str) -> tuple[int, int]:
@@ -171,20 +213,13 @@ def layout_signature(game: str) -> dict:
 def weights_path(game: str) -> Path:
     """The weights file ``net`` plays with in this process: the one given to
     :func:`use_weights`, else the shipped ``agents/weights/<game>.npz``."""
-    game = normalize_game_name(game)
-    return Path(_override.get(game, WEIGHTS_DIR / f"{game}.npz"))
+    return _FILES.path(game)
 
 
 def use_weights(game: str, path=None) -> None:
     """Make ``net`` of ``game`` play with the weights file ``path`` in this process (None: the
     shipped file again). Checks the file now (:func:`load`: ``ValueError`` in one line)."""
-    game = normalize_game_name(game)
-    _blobs.pop(game, None)
-    if path is None:
-        _override.pop(game, None)
-        return
-    load(path, game)
-    _override[game] = str(path)
+    _FILES.use(game, path)
 
 
 def load(path, game: str) -> dict:
@@ -345,16 +380,6 @@ def pack(data: dict) -> np.ndarray:
     return np.concatenate([head, ints, flts])
 
 
-def _blob(game: str) -> np.ndarray | None:
-    """This process's packed weights of ``game`` (loaded once), or None without a usable file."""
-    if game not in _blobs:
-        try:
-            _blobs[game] = pack(load(weights_path(game), game))
-        except ValueError:
-            _blobs[game] = None
-    return _blobs[game]
-
-
 def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
     """``aux`` (a game's ``float64`` game data) with the ``net`` weights of ``game`` appended:
     ``[aux..., value..., blob..., len(blob)]`` (``len(blob)`` 0 when this process has no usable
@@ -364,7 +389,7 @@ def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
     from agents.value import value_tail
 
     game = normalize_game_name(game)
-    b = _blob(game)
+    b = _FILES.blob(game)
     tail = np.zeros(0) if b is None else b
     return np.concatenate([np.asarray(aux, dtype=np.float64).ravel(), value_tail(game), tail,
                            np.array([float(tail.size)])])

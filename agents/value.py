@@ -38,6 +38,7 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
+from agents.net import WeightsFiles
 from agents.stack_arrays import stack_f32
 from engines.protocol import normalize_game_name
 from engines.protocol.kernels import (
@@ -59,30 +60,19 @@ _MAGIC = 7.0531
 _HEADER = 8
 _H_STACK = 256
 """Hidden layers up to this width keep their units on the stack (no allocation per leaf)."""
-_override: dict[str, str] = {}
-_blobs: dict[str, np.ndarray | None] = {}
 
 
 def value_path(game: str) -> Path:
     """The value weights file of ``game`` in this process: the one given to
     :func:`use_value_weights`, else the shipped ``agents/weights/<game>_value.npz``."""
-    from agents.net import WEIGHTS_DIR
-
-    game = normalize_game_name(game)
-    return Path(_override.get(game, WEIGHTS_DIR / f"{game}_value.npz"))
+    return _FILES.path(game)
 
 
 def use_value_weights(game: str, path=None) -> None:
     """Make the learned value of ``game`` use weights file ``path`` in this process (None: the
     shipped file again). Checks the file now (:func:`load_value`: ``ValueError`` in one line).
     """
-    game = normalize_game_name(game)
-    _blobs.pop(game, None)
-    if path is None:
-        _override.pop(game, None)
-        return
-    load_value(path, game)
-    _override[game] = str(path)
+    _FILES.use(game, path)
 
 
 def load_value(path, game: str) -> dict:
@@ -135,25 +125,19 @@ def pack_value(data: dict) -> np.ndarray:
     return np.concatenate([head, flts])
 
 
-def _blob(game: str) -> np.ndarray | None:
-    if game not in _blobs:
-        try:
-            _blobs[game] = pack_value(load_value(value_path(game), game))
-        except ValueError:
-            _blobs[game] = None
-    return _blobs[game]
+_FILES = WeightsFiles("_value", load_value, pack_value)
 
 
 def has_value(game: str) -> bool:
     """True when this process has a usable value weights file for ``game``."""
-    return _blob(normalize_game_name(game)) is not None
+    return _FILES.blob(game) is not None
 
 
 def value_tail(game: str) -> np.ndarray:
     """``[blob..., len(blob)]`` of this process's value weights of ``game`` (``[0.0]``
     without a usable file): the part of the table's ``aux`` that :func:`value_of` reads,
     placed by :func:`agents.net.with_weights` just before ``net``'s blob."""
-    b = _blob(normalize_game_name(game))
+    b = _FILES.blob(game)
     tail = np.zeros(0) if b is None else b
     return np.concatenate([tail, np.array([float(tail.size)])])
 

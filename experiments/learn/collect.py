@@ -44,6 +44,22 @@ __all__ = ["record_game", "collect_batch", "batch_file", "save_batch", "player_c
 
 
 @njit(cache=True)
+def append_sparse(x, x_idx, x_val, nz):
+    """Append the non-zero entries of the tensor ``x`` (``float32``) to the sparse rows
+    ``x_idx`` (``int32``/``int64`` positions) and ``x_val`` (values) from entry ``nz``; returns
+    the new entry count, or -1 when they are full. The information-state tensors of the
+    recorded decisions and positions are stored this way (CSR rows)."""
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            if nz >= x_idx.shape[0]:
+                return -1
+            x_idx[nz] = i
+            x_val[nz] = x[i]
+            nz += 1
+    return nz
+
+
+@njit(cache=True)
 def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_params, aux,
                 x_idx, x_val, x_ptr, leg, q, dec, fs, fa):
     """Play one game from seed word ``seed`` and record its unforced decisions.
@@ -94,13 +110,9 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
         hc = g_act(game, h_kind, s, p, legal, n, h_params, aux, hmem)
         g_observation_tensor(game, s, p, x)
         g_action_features(game, s, p, legal, n, h_params, mem[p], fs[d], fa[d])
-        for i in range(sz[7]):
-            if x[i] != 0.0:
-                if nz >= x_idx.shape[0]:
-                    return -1
-                x_idx[nz] = i
-                x_val[nz] = x[i]
-                nz += 1
+        nz = append_sparse(x, x_idx, x_val, nz)
+        if nz < 0:
+            return -1
         x_ptr[d + 1] = nz
         if t_kind == K_NET_PIMC:  # its sums carry the prior term: their best is its choice
             net_pimc_values(game, s, p, legal, n, t_params, aux, mem[p], sums)

@@ -18,6 +18,7 @@ from numba import literally, njit
 
 from agents.dispatch import g_act
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix
+from experiments.learn.collect import append_sparse
 from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
@@ -71,13 +72,9 @@ def record_value_game(game, kind, cfg, seed, params, aux, every, x_idx, x_val, x
             if d >= rec.shape[0]:
                 return -1
             g_observation_tensor(game, s, p, x)
-            for i in range(sz[7]):
-                if x[i] != 0.0:
-                    if nz >= x_idx.shape[0]:
-                        return -1
-                    x_idx[nz] = i
-                    x_val[nz] = x[i]
-                    nz += 1
+            nz = append_sparse(x, x_idx, x_val, nz)
+            if nz < 0:
+                return -1
             x_ptr[d + 1] = nz
             rec[d, 0] = g_num_players(game, s)
             rec[d, 1] = p
