@@ -170,6 +170,8 @@ def main(argv=None) -> int:
         raise SystemExit(f"--paired-with {args.paired_with}: expected one of --points")
     if args.games < 1:
         raise SystemExit(f"--games {args.games}: expected a positive integer")
+    for p in points:  # a bad point is refused before anything is played or written
+        point_params(p)
     stem = Path(args.out or ROOT / "benchmarks" / "results" / f"search_curve_{args.players}p")
     stem.parent.mkdir(parents=True, exist_ok=True)
 

@@ -83,12 +83,19 @@ def main(argv=None) -> int:
     others = args.others or base_name
     seeds = chance.game_seeds(chance.as_word(args.seed), args.deals)
     n = args.players
+    from benchmarks.search import point_params
+
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    for game in games:  # bad games and points are refused before anything is played
+        for point in [base_name, others] + agents:
+            point_params(point, game)
     print(f"{n} players, {args.deals} deals x {n} seats, paired against {base_name} in the same "
           f"seat, {others} elsewhere; load {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
     print(f"{'game':<10}{'agent':<18}{'search':>9}{base_name:>11}"
           f"{'difference [95% CI]':>28}{'p':>10}{'games/s':>9}")
-    for game in [g.strip() for g in args.games.split(",") if g.strip()]:
-        names = [base_name] + [a.strip() for a in args.agents.split(",") if a.strip()]
+    for game in games:
+        names = [base_name] + agents
         jobs = [(a, p) for a in names for p in range(n)]
         res = Parallel(n_jobs=args.jobs)(delayed(_play)(game, n, a, p, seeds, others)
                                          for a, p in jobs)
@@ -107,4 +114,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except ValueError as e:
+        sys.exit(f"search_vs_heuristic.py: {e}")

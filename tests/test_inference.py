@@ -285,3 +285,23 @@ def test_loop_and_step_api_play_the_same_games_with_inference():
         assert st.returns()[0] == df["return_0"][g]
         assert st.state[C.N_ACTIONS] == df["n_actions"][g]
         assert st.state[C.ROUND] == df["rounds"][g]
+
+
+def test_benchmarks_refuse_bad_inference_points_before_playing(tmp_path):
+    """A bad ``:infer``/``:candidates``/``:temp`` setting is one ``ValueError`` naming the point
+    (one line on the command line), raised before anything is played or written."""
+    from benchmarks import search as B
+    from benchmarks import search_vs_heuristic as V
+
+    name, params = B.point_params("net-search:8:infer=30:candidates=24:temp=0.5")
+    assert name == "net-search"
+    assert (params[S.H_INFER], params[S.H_INFER_WORLDS], params[S.H_INFER_TEMP]) == (30, 24, 0.5)
+    for bad in ("net-search:8:infer=x", "net-search:8:temp=-1", "pimc:8:infer=4"):
+        with pytest.raises(ValueError, match="bad point"):
+            B.point_params(bad)
+        with pytest.raises(ValueError, match="bad point"):
+            V.main(["--games", "rats", "--agents", bad, "--deals", "2"])
+    with pytest.raises(ValueError, match="bad point"):
+        B.main(["--points", "heuristic,net-search:8:infer=x", "--games", "2",
+                "--out", str(tmp_path / "run")])
+    assert list(tmp_path.iterdir()) == []
