@@ -26,6 +26,14 @@ Optional, by group:
   weights).
 - ``check_agent_params(name, vec)``: game-specific checks of a parameter vector (raises
   ``ValueError``).
+- ``TABLE_ORDER_POLICIES``: dict name (of ``POLICY_FUNCTIONS``) -> ``(listing, policy)``, for
+  a shipped policy that draws from the legal actions in the game's own listing order rather
+  than the ascending one: ``@njit listing(state, out) -> n`` lists the legal actions in that
+  order and ``@njit policy(state, player, legal, n_legal, params, rng)`` takes that list and
+  returns **the same action** (and draws the same numbers) as the named policy does from the
+  ascending list. The compiled loop uses the pair at a table where every seat plays that
+  policy (:func:`agents.dispatch.g_legal_seat`), sparing the sort and the way back to table
+  order (River Rats' ``random``, issue 29); tested game for game against the general loop.
 - **Action features** (all or none; the input of the learned policy's format
   ``boardlab.net/2``, :mod:`agents.net`): ``action_features(state, player, legal, n_legal,
   params, rng, state_out, action_out)`` (``@njit``; ``params`` the heuristic's, ``rng`` the
@@ -99,6 +107,7 @@ class AgentsContract:
     state_feature_names: tuple[str, ...] = ()
     action_feature_names: tuple[str, ...] = ()
     features_version: int | None = None
+    table_order_policies: dict = field(default_factory=dict)
 
     @property
     def has_search(self) -> bool:
@@ -175,6 +184,13 @@ def check_module(game: str, mod: ModuleType) -> AgentsContract:
                   state_feature_names=tuple(mod.STATE_FEATURE_NAMES),
                   action_feature_names=tuple(mod.ACTION_FEATURE_NAMES),
                   features_version=version)
+    table = getattr(mod, "TABLE_ORDER_POLICIES", {})
+    if not isinstance(table, dict) or not set(table) <= set(pf) or not all(
+            isinstance(v, tuple) and len(v) == 2 and all(map(callable, v))
+            for v in table.values()):
+        bad("TABLE_ORDER_POLICIES must map POLICY_FUNCTIONS names to (listing, policy) pairs "
+            "of compiled functions")
+    kw["table_order_policies"] = dict(table)
     check = getattr(mod, "check_agent_params", None)
     if check is not None and not callable(check):
         bad("check_agent_params must be callable")

@@ -22,7 +22,7 @@ from numba.extending import overload
 from agents.contract import contract
 from engines.protocol import GAME_NAMES
 
-__all__ = ["g_act", "g_act_seat"]
+__all__ = ["g_act", "g_act_seat", "g_legal_seat"]
 
 
 def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
@@ -95,6 +95,15 @@ def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, au
     if not isinstance(game, types.IntegerLiteral):
         return None
     if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
+        listed = _table_order(game.literal_value, one_kind.literal_value)
+        if listed is not None:
+            pol = listed[1]
+
+            def impl_table(game, one_kind, kind, state, player, legal, n_legal, params, aux,
+                           rng):
+                return pol(state, player, legal, n_legal, params, rng)
+            return impl_table
+
         def impl_one(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
             return g_act(game, one_kind, state, player, legal, n_legal, params, aux, rng)
         return impl_one
@@ -102,3 +111,41 @@ def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, au
     def impl_any(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
         return g_act(game, kind, state, player, legal, n_legal, params, aux, rng)
     return impl_any
+
+
+def _table_order(game_id: int, kind: int):
+    """The game's ``(listing, policy)`` of ``TABLE_ORDER_POLICIES`` (:mod:`agents.contract`)
+    for shipped kind ``kind``, or None when the game lists none for it."""
+    agents = contract(GAME_NAMES[game_id])
+    name = next((sp.name for sp in agents.specs if sp.kind == kind), None)
+    return agents.table_order_policies.get(name)
+
+
+def g_legal_seat(game, one_kind, state, out):
+    """The legal actions the compiled loop hands to a seat, into ``out`` (``int64
+    (MAX_LEGAL,)``); returns their number. At a table whose seats all play the literal shipped
+    kind ``one_kind`` that the game lists in ``TABLE_ORDER_POLICIES`` (:mod:`agents.contract`),
+    the game's own listing in table order (for that kind's table-order policy, which
+    :func:`g_act_seat` then calls: the same actions as the policy on the ascending list, without
+    sorting the list and mapping back, issue 29); otherwise the ascending list of
+    ``g_legal_actions``."""
+
+
+@overload(g_legal_seat, jit_options={"cache": True})
+def _ov_legal_seat(game, one_kind, state, out):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    from engines.protocol.kernels import g_legal_actions
+
+    if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
+        listed = _table_order(game.literal_value, one_kind.literal_value)
+        if listed is not None:
+            listing = listed[0]
+
+            def impl_table(game, one_kind, state, out):
+                return listing(state, out)
+            return impl_table
+
+    def impl(game, one_kind, state, out):
+        return g_legal_actions(game, state, out)
+    return impl

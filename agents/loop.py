@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from numba import literally, njit
 
-from agents.dispatch import g_act_seat
+from agents.dispatch import g_act_seat, g_legal_seat
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from agents.search import H_INFER, K_NET_PIMC
@@ -33,7 +33,6 @@ from engines.protocol.kernels import (
     g_current_player,
     g_init_state,
     g_is_terminal,
-    g_legal_actions,
     g_outcome,
     g_returns,
     g_sizes,
@@ -77,7 +76,7 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
         log_start(mem, s)
     while not g_is_terminal(game, s):
         p = g_current_player(game, s)
-        n = g_legal_actions(game, s, legal)
+        n = g_legal_seat(game, one_kind, s, legal)
         k = kinds[p]
         if k < USER_KIND:  # shipped policies return legal actions (tested)
             a = g_act_seat(game, one_kind, k, s, p, legal, n, params[p], aux, mem[p])

@@ -63,8 +63,8 @@ from engines.poker import eval_hand
 from engines.river_rats import core as C
 
 __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
-           "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "default_params",
-           "check_params", "act", "make_aux", "random_policy", "greedy_policy",
+           "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "TABLE_ORDER_POLICIES",
+           "default_params", "check_params", "act", "make_aux", "random_policy", "greedy_policy",
            "heuristic_policy", "peek_policy", "score", "build_context", "action_features",
            "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION"]
 
@@ -730,6 +730,15 @@ def random_policy(s, player, legal, n_legal, params, rng):
 
 
 @njit(cache=True)
+def random_policy_table_order(s, player, legal, n_legal, params, rng):
+    """:func:`random_policy` on the legal actions listed in table order
+    (:func:`engines.river_rats.core.legal_actions_in_table_order`, ``int64``): the same draw,
+    the same action, one load (the compiled loop's listing for a table of random players,
+    ``TABLE_ORDER_POLICIES``)."""
+    return legal[rand_below(rng, 0, n_legal)]
+
+
+@njit(cache=True)
 def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
     """Value of each legal action for the greedy (``greedy=True``: effect on the collective
     hand only) or the heuristic valuation; fills ``f[F_VALS:F_VALS + n_legal]``. ``f``:
@@ -942,6 +951,8 @@ def act(kind, s, player, legal, n_legal, params, aux, rng):
 POLICY_FUNCTIONS = {"random": random_policy, "greedy": greedy_policy,
                     "heuristic": heuristic_policy, "peek": peek_policy}
 """Policy name -> compiled policy function (the one signature of :mod:`agents.policy`)."""
+TABLE_ORDER_POLICIES = {"random": (C.legal_actions_in_table_order, random_policy_table_order)}
+"""``random`` from the table-order listing at a table of random players (:mod:`agents.contract`)."""
 PARAMS_WIDTH = N_PARAMS
 SPECS = tuple(PolicySpec("river_rats", name, kind,
                          tuple(float(x) for x in default_params(name)) if name != "random"

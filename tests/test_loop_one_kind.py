@@ -15,7 +15,8 @@ from engines.protocol import chance
 from engines.protocol.kernels import call_literals
 from engines.protocol import GAME_IDS, core_of, game_class
 
-CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("lure", 3, "heuristic"),
+CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("river_rats", 4, "random"),
+         ("river_rats", 1, "random"), ("lure", 3, "heuristic"),
          ("rats", 4, "heuristic"), ("recurring", 3, "greedy"), ("river_rats", 3, "pimc-fast")]
 
 

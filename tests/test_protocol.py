@@ -253,6 +253,25 @@ def test_a_missing_agents_hook_is_one_line():
         assert "\n" not in str(e.value) and "agents/rats.py" in str(e.value)
 
 
+def test_a_malformed_table_order_hook_is_one_line():
+    """TABLE_ORDER_POLICIES names a shipped policy function and pairs two compiled functions."""
+    import types
+
+    from agents.contract import check_module
+    from agents.policy import agents_module
+
+    real = agents_module("river_rats")
+    pair = real.TABLE_ORDER_POLICIES["random"]
+    for table in ({"peeky": pair}, {"random": pair[0]}, {"random": (pair[0], 3)}, [pair]):
+        mod = types.ModuleType("fake")
+        mod.__dict__.update(vars(real))
+        mod.TABLE_ORDER_POLICIES = table
+        with pytest.raises(ValueError, match="TABLE_ORDER_POLICIES") as e:
+            check_module("river_rats", mod)
+        assert "\n" not in str(e.value) and "agents/river_rats.py" in str(e.value)
+    assert check_module("river_rats", real).table_order_policies == {"random": pair}
+
+
 def test_one_naming_scheme_with_the_old_names_deprecated():
     """<Game>Config and <Game>State in every game; the old names still work for a release and
     warn."""
