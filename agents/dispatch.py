@@ -69,7 +69,8 @@ def _one_policy(agents, k: int):
     if agents.has_search:
         from agents import search as S
 
-        search = {S.K_PIMC: S.pimc, S.K_ISMCTS: S.ismcts, S.K_NET_PIMC: S.net_pimc}.get(k)
+        search = {S.K_PIMC: S.pimc, S.K_ISMCTS: S.ismcts, S.K_NET_PIMC: S.net_pimc,
+                  S.K_NET_ISMCTS: S.net_ismcts}.get(k)
         if search is not None:
             def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return search(game, state, player, legal, n_legal, params, aux, rng)

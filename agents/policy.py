@@ -114,6 +114,18 @@ may override a preset in ``NET_SEARCH_PRESETS`` (name -> (worlds, prior weight, 
 rollouts)); the horizon is that of its ``pimc``."""
 
 
+_NET_ISMCTS_PRESETS = (
+    # name, simulations per decision, root prior weight in units of ismcts' exploration
+    ("net-ismcts", 150, 1.0),
+)
+"""ISMCTS guided by the learned policy (:func:`agents.search.net_ismcts`): ``ismcts``'s
+settings (horizon, exploration constant ``c``, the game's rollout policy) with ``net``'s
+probabilities as a PUCT prior at the root, of weight ``c`` times the factor here (the prior's
+term then has the scale of the exploration term), so fewer simulations reach ``ismcts``'s
+strength. A game module may override it in ``NET_SEARCH_PRESETS`` (name -> (simulations,
+prior weight factor))."""
+
+
 def table_aux(game: str, config) -> np.ndarray:
     """The ``aux`` array of a table of ``game`` under ``config``: the game's
     ``make_aux(config)`` with the ``net`` weights appended (:func:`agents.net.with_weights`;
@@ -198,14 +210,25 @@ def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
                  + (", learned leaf value" if net_roll and learned else ""))
         out.append(PolicySpec(game, name, S.K_NET_PIMC, vec, names[:len(vec)], label,
                               search=True))
+    ism = next(sp for sp in search_specs(game) if sp.name == "ismcts")
+    for name, sims, prior in _NET_ISMCTS_PRESETS:
+        sims, prior = over.get(name, (sims, prior))
+        vec = list(ism.default_params)
+        vec[S.H_SIMS] = float(sims)
+        prior = prior * vec[S.H_EXPLORE]
+        vec[S.H_PRIOR] = float(prior)
+        label = (f"information-set MCTS guided by net, {sims:g} simulations per decision, "
+                 f"{agents.rollout_policy} rollouts, root prior weight {prior:g}")
+        out.append(PolicySpec(game, name, S.K_NET_ISMCTS, tuple(vec), ism.param_names, label,
+                              search=True))
     return tuple(out)
 
 
 def _uses_net(spec: PolicySpec) -> bool:
     """True for ``net`` and the searches guided by it (they need a usable weights file)."""
-    from agents.search import K_NET_PIMC
+    from agents.search import K_NET_ISMCTS, K_NET_PIMC
 
-    return spec.name == "net" or spec.kind == K_NET_PIMC
+    return spec.name == "net" or spec.kind in (K_NET_PIMC, K_NET_ISMCTS)
 
 
 def params_width(game: str) -> int:

@@ -91,12 +91,12 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "N_HEADER",
+__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N_HEADER",
            "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
            "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
            "H_INFER_TEMP", "V0", "R0", "search_act", "pimc",
-           "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "rollout", "g_act_base",
-           "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
+           "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
+           "g_act_base", "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
 
 SEARCH_BASE = 100
 """Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
@@ -105,6 +105,9 @@ K_NET_PIMC = 102
 """The search guided by the learned policy ``net`` (``net-search*``, :func:`net_pimc`): PIMC
 with ``net`` as rollout policy (``params[H_ROLLOUT] = agents.net.K_NET``) and its action
 probabilities as a prior (``params[H_PRIOR]``)."""
+K_NET_ISMCTS = 103
+"""ISMCTS guided by ``net`` (``net-ismcts``, :func:`net_ismcts`): ``net``'s action
+probabilities as a PUCT prior at the root (``params[H_PRIOR]``)."""
 H_SIMS, H_ROLLOUT, H_HORIZON, H_EXPLORE, H_MAX_STEPS, H_PEEK, H_WHOLE_TREE = 0, 1, 2, 3, 4, 5, 6
 H_PRIOR = 7
 N_HEADER = 8
@@ -450,11 +453,54 @@ _N_PARENT, _N_CHILD, _N_NEXT, _N_ACTION, _N_ACTOR = 0, 1, 2, 3, 4
 _N_INT = 5
 
 
+def g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
+    """With the literal ``guided`` = 1 and ``params[H_PRIOR] != 0``: :func:`g_prior` of the
+    root's ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always
+    with ``guided`` = 0, where ``net`` is not compiled in) returns False."""
+
+
+@overload(g_root_prior, jit_options={"cache": True})
+def _ov_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    if guided.literal_value == 0:
+        def impl(game, guided, s, player, legal, n_legal, params, aux, rng, out):
+            return False
+        return impl
+
+    def impl_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
+        if params[H_PRIOR] == 0.0:
+            return False
+        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
+        return True
+    return impl_prior
+
+
 @njit(cache=True)
 def ismcts(game, s, player, legal, n_legal, params, aux, rng):
     """Single-observer ISMCTS with UCB1 and availability counts (module docstring); returns
     the most visited root action of ``legal[:n_legal]``."""
+    return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 0)
+
+
+@njit(cache=True)
+def net_ismcts(game, s, player, legal, n_legal, params, aux, rng):
+    """ISMCTS guided by ``net`` (``net-ismcts``, :data:`K_NET_ISMCTS`): :func:`ismcts` whose
+    root selection adds ``params[H_PRIOR] * P(a) * sqrt(availability) / (1 + visits)`` to
+    each child's UCB1 value (``P``: :func:`g_prior`, ``net``'s probabilities on the player's own
+    information state; the PUCT term of Silver et al. 2017 with availability counts in place of
+    the parent's visits, Cowling et al. 2012), so the simulations go where the learned policy
+    and the values agree; rollouts as :func:`net_pimc` (the game's policy, or ``net`` with
+    ``params[H_ROLLOUT] = agents.net.K_NET``) and the same leaf (the learned value with
+    ``params[H_LEARNED_VALUE] != 0``). Returns the most visited root action."""
+    return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 1)
+
+
+@njit(cache=True)
+def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
     literally(game)
+    literally(guided)
     if n_legal == 1:
         return legal[0]
     sz = g_sizes(game)
@@ -476,6 +522,11 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
     mem = np.zeros((sz[2], SEAT_WORDS), dtype=np.int64)
     val = np.zeros(sz[2], dtype=np.float64)
     path = np.empty(cap, dtype=np.int64)
+    pri = np.zeros(n_legal, dtype=np.float64)
+    guided_root = g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, pri)
+    wp = params[H_PRIOR]
+    node_prior = np.zeros(cap, dtype=np.float64)
+    x = np.empty(sz[7], dtype=np.float32)
     for _ in range(n_sims):
         seed = next_u64(rng, 0)
         if params[H_PEEK] != 0.0:
@@ -509,6 +560,8 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
                     continue
                 avail[ch] += 1.0
                 u = reward[ch, q] / visits[ch] + c * np.sqrt(np.log(avail[ch]) / visits[ch])
+                if guided_root and cur == 0:
+                    u += wp * node_prior[ch] * np.sqrt(avail[ch]) / (1.0 + visits[ch])
                 if u > best_u:
                     best_u = u
                     best = ch
@@ -521,6 +574,10 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
                 node[ch, _N_NEXT] = node[cur, _N_CHILD]
                 node[cur, _N_CHILD] = ch
                 avail[ch] = 1.0
+                if guided_root and cur == 0:
+                    for j in range(n_legal):
+                        if legal[j] == new_a:
+                            node_prior[ch] = pri[j]
                 g_apply_action(game, w, new_a)
                 cur = ch
                 expanded = True
@@ -531,8 +588,8 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
                 break
             depth += 1
             path[depth] = cur
-        rollout(game, w, level, start, params, aux, buf, mem, max_steps)
-        g_leaf_value(game, w, weights, val)
+        _rollout(game, w, level, start, params, aux, buf, mem, max_steps, guided)
+        g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
         for d in range(depth, 0, -1):
             nd = path[d]
             visits[nd] += 1.0
@@ -559,6 +616,8 @@ def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
     literally(game)
     if kind == K_ISMCTS:
         return ismcts(game, s, player, legal, n_legal, params, aux, rng)
+    if kind == K_NET_ISMCTS:
+        return net_ismcts(game, s, player, legal, n_legal, params, aux, rng)
     if kind == K_NET_PIMC:
         return net_pimc(game, s, player, legal, n_legal, params, aux, rng)
     return pimc(game, s, player, legal, n_legal, params, aux, rng)

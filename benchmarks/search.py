@@ -66,18 +66,19 @@ def point_params(point: str, game: str = "river_rats"):
     if not spec.search:
         raise ValueError(want)
     params = spec.params_array()
+    guided = (S.K_NET_PIMC, S.K_NET_ISMCTS)
     for i, part in enumerate(rest):
         key, eq, value = part.partition("=")
         if not eq and i == 0 and part.isdigit() and int(part) >= 1:
             params[S.H_SIMS] = int(part)
-        elif key == "prior" and spec.kind == S.K_NET_PIMC:
+        elif key == "prior" and spec.kind in guided:
             try:
                 params[S.H_PRIOR] = float(value)
             except ValueError:
                 raise ValueError(want) from None
             if not np.isfinite(params[S.H_PRIOR]) or params[S.H_PRIOR] < 0:
                 raise ValueError(want)
-        elif key in ("value", "steps") and spec.kind == S.K_NET_PIMC:
+        elif key in ("value", "steps") and spec.kind in guided:
             try:
                 x = float(value)
             except ValueError:
@@ -94,7 +95,7 @@ def point_params(point: str, game: str = "river_rats"):
                 raise ValueError(want)
             slot = {"infer": S.H_INFER, "candidates": S.H_INFER_WORLDS, "temp": S.H_INFER_TEMP}
             params[slot[key]] = x
-        elif key == "rollout" and spec.kind == S.K_NET_PIMC:
+        elif key == "rollout" and spec.kind in guided:
             roll = get_spec(game, value)  # ValueError naming a bad policy
             if roll.search:
                 raise ValueError(want)

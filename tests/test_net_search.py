@@ -76,3 +76,39 @@ def test_guided_search_same_seed_same_games():
     one = play_batch(cfg, ["net-search", "heuristic", "net"], 2, seed=8, params=[v, None, None])
     two = play_batch(cfg, ["net-search", "heuristic", "net"], 2, seed=8, params=[v, None, None])
     assert one.equals(two)
+
+
+def test_guided_ismcts_preset_where_net_weights_are_shipped():
+    """``net-ismcts``: ``ismcts``'s settings with ``net``'s prior at the root."""
+    for game in NET_GAMES:
+        g = get_spec(game, "net-ismcts")
+        base = get_spec(game, "ismcts")
+        assert g.kind == S.K_NET_ISMCTS and g.search and not g.sees_hidden
+        assert g.default_params[S.H_PRIOR] > 0 and g.param_names == base.param_names
+        assert g.default_params[S.H_SIMS] < base.default_params[S.H_SIMS]
+        same = [i for i in range(len(g.default_params)) if i not in (S.H_SIMS, S.H_PRIOR)]
+        assert [g.default_params[i] for i in same] == [base.default_params[i] for i in same]
+
+
+@pytest.mark.parametrize("game", ["river_rats", "rats"])
+def test_guided_ismcts_decides_on_the_information_state_only(game):
+    """Fair play: the root prior reads the player's own information state only."""
+    assert_fair(Agent(game, "net-ismcts", _small(game, "net-ismcts", sims=12, prior=3.0)),
+                game, 31, 5, 2000)
+
+
+def test_guided_ismcts_without_the_prior_is_ismcts():
+    """Prior weight 0: ``net-ismcts`` plays exactly ``ismcts``'s games at the same budget; a
+    strong prior changes decisions."""
+    game = "river_rats"
+    cfg = game_class(game).config_class(n_players=2)
+    v = _small(game, "net-ismcts", sims=24, prior=0.0)
+    p = get_spec(game, "ismcts").params_array()
+    p[S.H_SIMS] = 24
+    a = play_batch(cfg, "net-ismcts", 6, seed=3, params=v)
+    b = play_batch(cfg, "ismcts", 6, seed=3, params=p)
+    cols = [c for c in a.columns if c.startswith("return_")]
+    assert a[cols].equals(b[cols])
+    v[S.H_PRIOR] = 50.0
+    c = play_batch(cfg, "net-ismcts", 6, seed=3, params=v)
+    assert not a.equals(c)
