@@ -30,7 +30,9 @@ played by ``net`` (:mod:`agents.net`; ``params[H_ROLLOUT] = K_NET``) instead of 
 and whose choice adds ``params[H_PRIOR]`` times the log of ``net``'s probability of each action
 to its mean value (a policy-regularized choice: where a few worlds cannot separate two actions,
 the learned policy decides). ``net`` reads only its player's information state, in the
-sampled worlds as at the root, so the guided search is as fair as PIMC.
+sampled worlds as at the root, so the guided search is as fair as PIMC. :func:`net_ismcts`
+(``net-ismcts``) guides ISMCTS the same way: ``net``'s probabilities as a PUCT prior at the
+root, where they are the player's own.
 
 **Learned leaf value** (``params[H_LEARNED_VALUE] = scale != 0``, :func:`net_pimc` only):
 the leaf is scored by the learned value network (:mod:`agents.value`: every seat's expected
