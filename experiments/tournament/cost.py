@@ -85,7 +85,8 @@ def seat_seconds(game: str, base: str, params=None) -> float:
     """Estimated CPU seconds (one core) one seat of agent ``base`` costs per game of ``game``,
     ``1 / SEAT_GAMES_PER_S`` at the agent's default parameters. A search preset the table
     does not list is estimated from a listed one of the same search (``PolicySpec.kind``) and
-    rollout policy, its cost taken proportional to the simulations (``net-search``'s 16 worlds
+    rollout policy (or, failing that, of the search it guides: ``net-ismcts`` from ``ismcts``),
+    its cost taken proportional to the simulations (``net-search``'s 16 worlds
     cost twice ``net-search-fast``'s 8), and so is a search agent given other ``params``
     (its float parameter vector, e.g. more simulations); any other agent missing from the
     table (user policies, Lure's ``cautious`` and ``bold``) counts as ``heuristic``. Measured
@@ -118,6 +119,9 @@ def seat_seconds(game: str, base: str, params=None) -> float:
         peers = [n for n in table if n in reg and reg[n].search and key(reg[n]) == key(spec)]
         if not peers:
             peers = [n for n in table if n in reg and reg[n].search and reg[n].kind == spec.kind]
+        if not peers:  # a guided search no preset of its kind measured: its unguided search
+            plain = (_unguided(spec.kind), key(spec)[1])
+            peers = [n for n in table if n in reg and reg[n].search and key(reg[n]) == plain]
         if not peers:
             return 1.0 / table["heuristic"]
         near = min(peers, key=lambda n: abs(math.log(sims(reg[n].params_array()) / own)))
@@ -125,6 +129,14 @@ def seat_seconds(game: str, base: str, params=None) -> float:
     if params is not None and len(params):
         rate *= own / sims(params)
     return 1.0 / rate
+
+
+def _unguided(kind: int) -> int:
+    """The unguided search kind a guided one builds on (``net-ismcts`` on ``ismcts``,
+    ``net-search`` on ``pimc``); other kinds unchanged."""
+    from agents import search as S
+
+    return {S.K_NET_ISMCTS: S.K_ISMCTS, S.K_NET_PIMC: S.K_PIMC}.get(kind, kind)
 
 
 def is_search(game: str, base: str) -> bool:

@@ -53,6 +53,9 @@ def test_a_deal_costs_its_seats_games():
     assert cost.seat_seconds("rats", "net-search") == pytest.approx(
         2 * cost.seat_seconds("rats", "net-search-fast"))
     assert cost.seat_seconds("rats", "pimc-peek") == cost.seat_seconds("rats", "pimc")
+    # a guided ISMCTS no table row measures is priced from ismcts at its simulations
+    assert cost.seat_seconds("rats", "net-ismcts") == pytest.approx(
+        1.5 * cost.seat_seconds("rats", "ismcts-fast"))
     assert cost.seat_seconds("lure", "ismcts") == pytest.approx(
         4 * cost.seat_seconds("lure", "ismcts-fast"))
     # and so does a preset given more simulations
