@@ -59,15 +59,7 @@ def test_guided_search_without_guidance_is_pimc():
     v[S.H_ROLLOUT] = get_spec(game, "heuristic").kind
     assert v[S.H_LEARNED_VALUE] > 0  # River Rats ships a learned value: switch it off too
     v[S.H_LEARNED_VALUE] = 0.0
-    p = get_spec(game, "pimc").params_array()
-    p[S.H_SIMS] = 3
-    a = play_batch(cfg, "net-search", 6, seed=3, params=v)
-    b = play_batch(cfg, "pimc", 6, seed=3, params=p)
-    cols = [c for c in a.columns if c.startswith("return_")]
-    assert a[cols].equals(b[cols])
-    v[S.H_PRIOR] = 5.0  # a strong prior changes some decisions over six games
-    c = play_batch(cfg, "net-search", 6, seed=3, params=v)
-    assert not a.equals(c)
+    _guided_equals_unguided_without_prior(cfg, "net-search", v, "pimc", 5.0)
 
 
 def test_guided_search_same_seed_same_games():
@@ -103,12 +95,18 @@ def test_guided_ismcts_without_the_prior_is_ismcts():
     game = "river_rats"
     cfg = game_class(game).config_class(n_players=2)
     v = _small(game, "net-ismcts", sims=24, prior=0.0)
-    p = get_spec(game, "ismcts").params_array()
-    p[S.H_SIMS] = 24
-    a = play_batch(cfg, "net-ismcts", 6, seed=3, params=v)
-    b = play_batch(cfg, "ismcts", 6, seed=3, params=p)
+    _guided_equals_unguided_without_prior(cfg, "net-ismcts", v, "ismcts", 50.0)
+
+
+def _guided_equals_unguided_without_prior(cfg, guided, v, plain, strong):
+    """Six games of ``guided`` (params ``v``, prior 0) are those of ``plain`` at the same
+    budget; with prior weight ``strong`` some decision changes."""
+    p = get_spec("river_rats", plain).params_array()
+    p[S.H_SIMS] = v[S.H_SIMS]
+    a = play_batch(cfg, guided, 6, seed=3, params=v)
+    b = play_batch(cfg, plain, 6, seed=3, params=p)
     cols = [c for c in a.columns if c.startswith("return_")]
     assert a[cols].equals(b[cols])
-    v[S.H_PRIOR] = 50.0
-    c = play_batch(cfg, "net-ismcts", 6, seed=3, params=v)
+    v[S.H_PRIOR] = strong
+    c = play_batch(cfg, guided, 6, seed=3, params=v)
     assert not a.equals(c)
