@@ -41,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit
 
-from agents.net import net_logits
+from agents.net import net_logits, softmax
 from agents.search import H_INFER, H_INFER_TEMP, H_INFER_WORLDS, R0
 from engines.protocol.chance import SEAT_WORDS, next_u64, rand_float
 from engines.protocol.history import log_actions, log_count, log_initial
@@ -129,14 +129,8 @@ def world_log_likelihood(game, perm, past, acts, actors, m, params, aux, mem):
             continue
         if not net_logits(game, pw, actors[j], buf, nl, params[R0:], aux, mem, z):
             continue  # no weights: no evidence
-        top = z[0]
-        for i in range(1, nl):
-            top = max(top, z[i])
-        den = 0.0
-        for i in range(nl):
-            den += np.exp(z[i] - top)
-        pr = np.exp(z[idx] - top) / den
-        tot += np.log((1.0 - EPSILON) * pr + EPSILON / nl)
+        softmax(z, nl)
+        tot += np.log((1.0 - EPSILON) * z[idx] + EPSILON / nl)
     return tot
 
 

@@ -59,7 +59,7 @@ from engines.protocol import core_of, normalize_game_name
 __all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes",
            "g_action_features", "layout_signature", "weights_path", "use_weights", "load",
            "pack", "read_weights_file", "float32_words", "with_weights", "net_spec",
-           "check_available", "net_logits", "net_act", "WEIGHTS_DIR"]
+           "check_available", "net_logits", "softmax", "net_act", "WEIGHTS_DIR"]
 
 K_NET = 90
 """The dispatch kind of ``net`` in every game (below the search kinds, above the games' own)."""
@@ -574,6 +574,22 @@ def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
                 z += wh[k] * h2[k]
         out[j] = z
     return True
+
+
+@njit(cache=True)
+def softmax(z, n):
+    """Turn the logits ``z[:n]`` (``float64``, e.g. :func:`net_logits`'s) into probabilities in
+    place: ``exp(z - max z)``, normalized to sum 1. The prior of the guided searches and the
+    likelihood of inference over hidden cards read ``net`` this way."""
+    m = z[0]
+    for i in range(1, n):
+        m = max(m, z[i])
+    tot = 0.0
+    for i in range(n):
+        z[i] = np.exp(z[i] - m)
+        tot += z[i]
+    for i in range(n):
+        z[i] /= tot
 
 
 @njit(cache=True)

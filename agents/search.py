@@ -192,22 +192,14 @@ def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
 def _ov_prior(game, state, player, legal, n_legal, params, aux, rng, out):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    from agents.net import net_logits
+    from agents.net import net_logits, softmax
 
     def impl(game, state, player, legal, n_legal, params, aux, rng, out):
         if not net_logits(game, state, player, legal, n_legal, params, aux, rng, out):
             for i in range(n_legal):
                 out[i] = 1.0 / n_legal
             return
-        m = out[0]
-        for i in range(1, n_legal):
-            m = max(m, out[i])
-        tot = 0.0
-        for i in range(n_legal):
-            out[i] = np.exp(out[i] - m)
-            tot += out[i]
-        for i in range(n_legal):
-            out[i] /= tot
+        softmax(out, n_legal)
     return impl
 
 
