@@ -11,7 +11,11 @@ agents of :mod:`agents.search` (which roll out with the game's own ``act``), or 
 When ``kind`` is a literal too (the compiled loop makes it one when every seat plays the same
 shipped policy), the call goes straight to that one policy function (the game module's
 ``POLICY_FUNCTIONS``, or the search agent of that kind), so nothing else is compiled in: a
-table of ``heuristic`` players compiles the heuristic, not every policy of the game.
+table of ``heuristic`` players compiles the heuristic, not every policy of the game. A table of
+several of the game's own policies (``heuristic`` beside ``greedy``, say) compiles the game's
+``act`` alone, without the search agents and ``net`` (:data:`OWN_KINDS`); only a table with a
+search agent or ``net`` among several kinds compiles them all (:data:`ANY_KINDS`).
+:func:`table_kind` tells which.
 """
 
 from __future__ import annotations
@@ -22,7 +26,32 @@ from numba.extending import overload
 from agents.contract import contract
 from engines.protocol import GAME_NAMES
 
-__all__ = ["g_act", "g_act_seat", "g_legal_seat"]
+__all__ = ["g_act", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS", "table_kind"]
+
+ANY_KINDS = -1
+"""``one_kind`` of a table whose seats play several kinds, a search agent or ``net`` among them:
+:func:`g_act_seat` dispatches over every shipped policy of the game (``g_act``)."""
+OWN_KINDS = -2
+"""``one_kind`` of a table whose seats play several of the game's own policies (its
+``agents.<game>.act``: no search agent, no ``net``): only those are compiled into the loop, not
+the search agents (a cold kernel cache compiles such a table in seconds instead of a minute,
+issue 29)."""
+
+
+def table_kind(kinds) -> int:
+    """The compiled loop's literal ``one_kind`` for a table whose seats play ``kinds`` (``int``
+    sequence, one per seat): the one shipped kind every seat plays; else :data:`OWN_KINDS` when
+    every shipped seat plays one of the game's own policies (kinds below ``agents.net.K_NET``),
+    else :data:`ANY_KINDS`. A table with a user seat (kind ``>= agents.policy.USER_KIND``) is
+    never of one kind; its shipped seats alone decide between the other two."""
+    from agents.net import K_NET
+    from agents.policy import USER_KIND
+
+    ks = [int(k) for k in kinds]
+    shipped = [k for k in ks if k < USER_KIND]
+    if shipped and len(shipped) == len(ks) and all(k == shipped[0] for k in shipped):
+        return shipped[0]
+    return OWN_KINDS if all(k < K_NET for k in shipped) else ANY_KINDS
 
 
 def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
@@ -67,10 +96,9 @@ def _one_policy(agents, k: int):
     or None when the game's ``POLICY_FUNCTIONS`` do not name it (then ``act`` dispatches at
     run time); ``agents``: the game's :class:`agents.contract.AgentsContract`."""
     if agents.has_search:
-        from agents import search as S
+        from agents.search import SEARCH_FUNCTIONS
 
-        search = {S.K_PIMC: S.pimc, S.K_ISMCTS: S.ismcts, S.K_NET_PIMC: S.net_pimc,
-                  S.K_NET_ISMCTS: S.net_ismcts}.get(k)
+        search = SEARCH_FUNCTIONS.get(k)
         if search is not None:
             def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return search(game, state, player, legal, n_legal, params, aux, rng)
@@ -88,7 +116,8 @@ def _one_policy(agents, k: int):
 def g_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
     """``g_act`` for a seat of kind ``kind`` at a table whose seats all play the literal kind
     ``one_kind`` (then ``kind`` is ignored and only that policy is compiled in), or where
-    ``one_kind`` is -1 (any kinds: ``g_act`` on ``kind`` at run time)."""
+    ``one_kind`` is :data:`OWN_KINDS` (the game's own ``act`` on ``kind`` at run time) or
+    :data:`ANY_KINDS` (``g_act`` on ``kind`` at run time); see :func:`table_kind`."""
 
 
 @overload(g_act_seat, jit_options={"cache": True})
@@ -108,6 +137,12 @@ def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, au
         def impl_one(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
             return g_act(game, one_kind, state, player, legal, n_legal, params, aux, rng)
         return impl_one
+    if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value == OWN_KINDS:
+        f = contract(GAME_NAMES[game.literal_value]).act
+
+        def impl_own(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+            return f(kind, state, player, legal, n_legal, params, aux, rng)
+        return impl_own
 
     def impl_any(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
         return g_act(game, kind, state, player, legal, n_legal, params, aux, rng)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from numba import literally, njit
 
-from agents.dispatch import g_act_seat, g_legal_seat
+from agents.dispatch import ANY_KINDS, g_act_seat, g_legal_seat, table_kind
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from agents.search import H_INFER, K_NET_PIMC
@@ -71,7 +71,7 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
     init_seat_memory(seed, mem)
     # the decision log (inference over hidden cards): never for a table of one other kind,
     # where one_kind, a literal, lets the compiler drop the branch from the loop
-    logged = (one_kind < 0 or one_kind == K_NET_PIMC) and mem.shape[1] > SEAT_WORDS
+    logged = (one_kind == ANY_KINDS or one_kind == K_NET_PIMC) and mem.shape[1] > SEAT_WORDS
     if logged:
         log_start(mem, s)
     while not g_is_terminal(game, s):
@@ -157,7 +157,9 @@ def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outc
 
     ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``one_kind``: the shipped policy
     kind of every seat when all seats share one (only that policy is then compiled into the
-    loop: a table of one agent compiles fast), else -1; both literal
+    loop: a table of one agent compiles fast), else ``agents.dispatch.OWN_KINDS`` (several of
+    the game's own policies: only the game's ``act`` compiled in) or ``ANY_KINDS`` (-1; a
+    search agent or ``net`` among them), as :func:`agents.dispatch.table_kind` tells; both literal
     (:func:`engines.protocol.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
@@ -199,7 +201,8 @@ def play_games_user(game, one_kind, cfg, seeds, kinds, params, aux, returns_out,
                     bad, u0, u1, u2, u3):
     """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
     compiled per set of functions in each process (never cached on disk). ``one_kind``: the
-    literal -1 (seats of several kinds)."""
+    literal ``agents.dispatch.OWN_KINDS`` or ``ANY_KINDS`` of the shipped seats
+    (:func:`agents.dispatch.table_kind`)."""
     literally(game)
     literally(one_kind)
     _run_nc(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0,
@@ -288,10 +291,10 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
     gid = GAME_IDS[game]
     if fns:
         u = list(fns) + [fns[0]] * (MAX_USER - len(fns))
-        call_literals(play_games_user, (gid, -1), cfg, seeds, kinds, rows, aux, ret, out, bad,
-                      *u)
+        call_literals(play_games_user, (gid, table_kind(kinds[:n])), cfg, seeds, kinds, rows,
+                      aux, ret, out, bad, *u)
     else:
-        one = int(kinds[0]) if all(int(kinds[p]) == int(kinds[0]) for p in range(n)) else -1
+        one = table_kind(kinds[:n])
         prepare_loop(game, config, policies_of_table(game, one))
         call_literals(play_games, (gid, one), cfg, seeds, kinds, rows, aux, ret, out, bad)
     if bad[0] >= 0:

@@ -371,13 +371,14 @@ class Agent:
             a = call_literal(net_act, GAME_IDS[self.game], state.state, p, legal, len(legal),
                              self.params, aux, state.seat_memory[p])
         elif self.spec.search:
-            from agents.search import search_act
+            from agents.search import SEARCH_FUNCTIONS
             from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
             row = self._memory_row(state, p)
-            a = call_literal(search_act, GAME_IDS[self.game], self.spec.kind, state.state, p,
-                             legal, len(legal), self.params, aux, row)
+            # this agent's own function: only it is compiled (search_act would compile all four)
+            a = call_literal(SEARCH_FUNCTIONS[self.spec.kind], GAME_IDS[self.game], state.state,
+                             p, legal, len(legal), self.params, aux, row)
             state.seat_memory[p] = row[:state.seat_memory.shape[1]]
         else:
             a = self._mod.act(self.spec.kind, state.state, p, legal, len(legal), self.params,

@@ -96,7 +96,7 @@ from engines.protocol.kernels import (
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N_HEADER",
            "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
            "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
-           "H_INFER_TEMP", "V0", "R0", "search_act", "pimc",
+           "H_INFER_TEMP", "V0", "R0", "search_act", "SEARCH_FUNCTIONS", "pimc",
            "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
            "g_act_base", "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
 
@@ -475,6 +475,7 @@ def _ov_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, ou
 def ismcts(game, s, player, legal, n_legal, params, aux, rng):
     """Single-observer ISMCTS with UCB1 and availability counts (module docstring); returns
     the most visited root action of ``legal[:n_legal]``."""
+    literally(game)
     return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 0)
 
 
@@ -488,6 +489,7 @@ def net_ismcts(game, s, player, legal, n_legal, params, aux, rng):
     and the values agree; rollouts as :func:`net_pimc` (the game's policy, or ``net`` with
     ``params[H_ROLLOUT] = agents.net.K_NET``) and the same leaf (the learned value with
     ``params[H_LEARNED_VALUE] != 0``). Returns the most visited root action."""
+    literally(game)
     return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 1)
 
 
@@ -615,6 +617,13 @@ def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
     if kind == K_NET_PIMC:
         return net_pimc(game, s, player, legal, n_legal, params, aux, rng)
     return pimc(game, s, player, legal, n_legal, params, aux, rng)
+
+
+SEARCH_FUNCTIONS = {K_PIMC: pimc, K_ISMCTS: ismcts, K_NET_PIMC: net_pimc,
+                    K_NET_ISMCTS: net_ismcts}
+"""Search agent kind -> its compiled function (signature ``(game, s, player, legal, n_legal,
+params, aux, rng)``, ``game`` a literal id): a caller that knows the kind calls this one agent,
+so only it is compiled, where :func:`search_act` (a kind known at run time) compiles all four."""
 
 
 @njit(cache=True)

@@ -1,6 +1,7 @@
 """The compiled game loop specialized on one policy kind (agents.loop.play_games' literal
-``one_kind``) plays exactly the games of the general loop, for every game and a search agent,
-and the runner compiles in the parent before fanning out (experiments.runner._compile_first)."""
+``one_kind``) plays exactly the games of the general loops (the game's own policies,
+``OWN_KINDS``, and every policy, ``ANY_KINDS``), for every game and a search agent, and the
+runner compiles in the parent before fanning out (experiments.runner._compile_first)."""
 
 import os
 import time
@@ -10,6 +11,8 @@ import pytest
 from numba import types
 
 from agents import loop
+from agents.dispatch import ANY_KINDS, OWN_KINDS, table_kind
+from agents.net import K_NET
 from agents.policy import agents_module, resolve
 from engines.protocol import chance
 from engines.protocol.kernels import call_literals
@@ -21,6 +24,10 @@ CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("river_ra
 
 
 def _play(game, n, name, one_kind, n_games):
+    """Play ``n_games`` of ``name`` (one name, or one per seat) through the loop specialized on
+    its one kind (``one_kind`` True) or through the general loop a table of several kinds
+    that includes it would use (False: ``OWN_KINDS`` for the game's own policies, else
+    ``ANY_KINDS``; the literal ``ANY_KINDS`` itself for ``one_kind="any"``)."""
     cfg = game_class(game)._as_config({"n_players": n})
     C = core_of(game)
     kinds, rows, _ = resolve(game, name, n)
@@ -29,7 +36,12 @@ def _play(game, n, name, one_kind, n_games):
     out = np.zeros((n_games, len(C.OUTCOME_FIELDS)), dtype=np.int64)
     bad = np.full(3, -1, dtype=np.int64)
     aux = agents_module(game).make_aux(cfg)
-    k = int(kinds[0]) if one_kind else -1
+    if one_kind == "any":
+        k = ANY_KINDS
+    elif one_kind:
+        k = int(kinds[0])
+    else:
+        k = OWN_KINDS if all(int(x) < K_NET for x in kinds[:n]) else ANY_KINDS
     call_literals(loop.play_games, (GAME_IDS[game], k), cfg.to_array(), seeds, kinds, rows, aux,
                   ret, out, bad)
     assert bad[0] == -1
@@ -55,8 +67,34 @@ def test_run_games_uses_the_one_kind_loop_only_when_all_seats_agree():
     assert not np.array_equal(same[1], mixed[1])
     kinds = {sig[1] for sig in loop.play_games.signatures if sig[0] == types.literal(
         GAME_IDS["rats"])}
-    assert types.literal(-1) in kinds and types.literal(
+    assert types.literal(OWN_KINDS) in kinds and types.literal(
         int(resolve("rats", "heuristic", 3)[0][0])) in kinds
+
+
+def test_table_kind_compiles_search_agents_and_net_only_where_a_seat_plays_one():
+    """One kind for a table of one shipped kind; the game's own policies (below K_NET) alone:
+    OWN_KINDS; a search agent or net at the table: ANY_KINDS; a user seat is never one kind."""
+    from agents.policy import USER_KIND
+    from agents.search import K_PIMC
+
+    assert table_kind([2, 2, 2]) == 2 and table_kind([K_PIMC]) == K_PIMC
+    assert table_kind([2, 1, 0]) == OWN_KINDS
+    assert table_kind([2, K_PIMC]) == ANY_KINDS and table_kind([K_NET, 2]) == ANY_KINDS
+    assert table_kind([USER_KIND, USER_KIND]) == OWN_KINDS
+    assert table_kind([USER_KIND, 2, 2]) == OWN_KINDS
+    assert table_kind([USER_KIND + 1, K_NET]) == ANY_KINDS
+
+
+def test_the_own_kinds_loop_plays_the_any_kinds_loops_games():
+    """A River Rats table of its own four policies plays the same games through the loop that
+    compiles only the game's own ``act`` (OWN_KINDS, what run_games uses) as through the loop
+    that compiles every policy and search agent (ANY_KINDS)."""
+    pols = ["heuristic", "greedy", "peek", "random"]
+    ret0, out0, k0 = _play("river_rats", 4, pols, False, 300)
+    ret1, out1, k1 = _play("river_rats", 4, pols, "any", 300)
+    assert (k0, k1) == (OWN_KINDS, ANY_KINDS)
+    np.testing.assert_array_equal(ret0, ret1)
+    np.testing.assert_array_equal(out0, out1)
 
 
 def test_runner_compiles_in_the_parent_before_fanning_out(monkeypatch):

@@ -18,6 +18,7 @@ import importlib
 import inspect
 
 from numba import types
+from numba.core import errors
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
@@ -148,8 +149,10 @@ def call_literal(dispatcher, game_id: int, *args):
     Calling such a function through its dispatcher makes Numba type the call twice (first
     without, then with the literal) every time: about 60 ms a call, which dominates a loop of
     short calls (a search decision, a small batch). The first call per (function, game,
-    argument types) goes through the dispatcher (compiling or loading from the cache); later
-    calls go straight to the compiled entry point. Returns what the function returns."""
+    argument types) compiles the literal signature (or loads it from the cache), without the
+    dispatcher's first, thrown-away typing with a plain integer; every call then goes straight
+    to the compiled entry point. Returns what the function returns; raises what compiling
+    raises (``numba.core.errors.TypingError`` for arguments the function cannot take)."""
     return call_literals(dispatcher, (game_id,), *args)
 
 
@@ -162,10 +165,17 @@ def call_literals(dispatcher, literals: tuple, *args):
     key = (id(dispatcher),) + tuple(literals) + tuple(typeof(a) for a in args)
     fn = _ENTRIES.get(key)
     if fn is None:
-        out = dispatcher(*literals, *args)
+        # compile (or load from the cache) the literal signature itself: a call through the
+        # dispatcher would first type the whole function with plain integers until
+        # ``literally`` asks again (0.1-1 s of typing thrown away per specialization, warm
+        # cache or not)
         sig = tuple(types.literal(v) for v in literals) + key[1 + len(literals):]
+        try:
+            dispatcher.compile(sig)  # raises what the call would (a TypingError...)
+        except errors.ForceLiteralArg:  # it wants another argument literal: the call does it
+            return dispatcher(*literals, *args)
         res = dispatcher.overloads.get(sig)
-        if res is not None:
-            _ENTRIES[key] = res.entry_point
-        return out
+        if res is None:  # not expected: let the dispatcher's own call decide
+            return dispatcher(*literals, *args)
+        fn = _ENTRIES[key] = res.entry_point
     return fn(*literals, *args)

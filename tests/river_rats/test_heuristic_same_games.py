@@ -26,12 +26,12 @@ import numpy as np
 import pytest
 from numba import literally, njit
 
-from agents.dispatch import g_act
+from agents.dispatch import g_act_seat, g_legal_seat, table_kind
 from agents.loop import run_games
 from agents.policy import resolve
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix
-from engines.protocol.kernels import call_literal
+from engines.protocol.kernels import call_literals
 from engines.protocol import GAME_IDS
 from engines.river_rats import RiverRatsConfig
 from engines.river_rats import core as C
@@ -90,11 +90,13 @@ CASES = _cases()
 
 
 @njit(cache=True)
-def _play_hashes(game, cfg, seeds, kinds, params, aux, hashes, outcomes):
+def _play_hashes(game, one_kind, cfg, seeds, kinds, params, aux, hashes, outcomes):
     """Play one game per seed word as :func:`agents.loop.play_games` does (same seat streams,
-    same dispatch) and write per game a hash of every action and the final outcome row into
-    ``hashes`` (``int64 (G,)``) and the outcome row into ``outcomes``."""
+    same dispatch on the table's literal ``one_kind``) and write per game a hash of every action
+    and the final outcome row into ``hashes`` (``int64 (G,)``) and the outcome row into
+    ``outcomes``."""
     literally(game)
+    literally(one_kind)
     s = np.zeros(C.STATE_SIZE, dtype=np.int64)
     legal = np.empty(C.MAX_LEGAL, dtype=np.int64)
     mem = np.zeros((C.MAX_PLAYERS, SEAT_WORDS), dtype=np.int64)
@@ -104,8 +106,8 @@ def _play_hashes(game, cfg, seeds, kinds, params, aux, hashes, outcomes):
         h = mix(seeds[g])
         while not C.is_terminal(s):
             p = C.current_player(s)
-            n = C.legal_actions(s, legal)
-            a = g_act(game, kinds[p], s, p, legal, n, params[p], aux, mem[p])
+            n = g_legal_seat(game, one_kind, s, legal)
+            a = g_act_seat(game, one_kind, kinds[p], s, p, legal, n, params[p], aux, mem[p])
             h = mix(h ^ (a + 7919 * n))
             C.apply_action(s, a)
         C.outcome(s, outcomes[g])
@@ -123,8 +125,8 @@ def play_case(case):
     kinds, rows, _ = resolve("river_rats", pols, n, params)
     hashes = np.zeros(n_games, dtype=np.int64)
     outc = np.zeros((n_games, len(C.OUTCOME_FIELDS)), dtype=np.int64)
-    call_literal(_play_hashes, GAME_IDS["river_rats"], cfg.to_array(), seeds, kinds, rows,
-                 np.zeros(0), hashes, outc)
+    call_literals(_play_hashes, (GAME_IDS["river_rats"], table_kind(kinds[:n])), cfg.to_array(),
+                  seeds, kinds, rows, np.zeros(0), hashes, outc)
     _, loop_out = run_games(cfg, pols, seeds, params=params)
     return hashes, outc, loop_out
 
