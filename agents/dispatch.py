@@ -67,13 +67,17 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     from agents.net import K_NET, net_act
 
     if isinstance(kind, types.IntegerLiteral):
-        if kind.literal_value == K_NET:
-            def impl_net(game, kind, state, player, legal, n_legal, params, aux, rng):
-                return net_act(game, state, player, legal, n_legal, params, aux, rng)
-            return impl_net
-        one = _one_policy(agents, kind.literal_value)
+        one = _one_callee(agents, kind.literal_value)
         if one is not None:
-            return one
+            fn, with_game = one
+            if with_game:
+                def impl_game(game, kind, state, player, legal, n_legal, params, aux, rng):
+                    return fn(game, state, player, legal, n_legal, params, aux, rng)
+                return impl_game
+
+            def impl_one(game, kind, state, player, legal, n_legal, params, aux, rng):
+                return fn(state, player, legal, n_legal, params, rng)
+            return impl_one
     if not agents.has_search:  # no search agents for this game
         def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
             if kind == K_NET:
@@ -91,26 +95,29 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     return impl_search
 
 
-def _one_policy(agents, k: int):
-    """An implementation of ``g_act`` for the literal kind ``k`` that calls only that policy,
-    or None when the game's ``POLICY_FUNCTIONS`` do not name it (then ``act`` dispatches at
-    run time); ``agents``: the game's :class:`agents.contract.AgentsContract`."""
+def _one_callee(agents, k: int):
+    """The one compiled function that plays the literal kind ``k`` of a game, as ``(function,
+    with_game)``: ``net``'s :func:`agents.net.net_act` or a search agent
+    (:data:`agents.search.SEARCH_FUNCTIONS`), both called ``(game, state, player, legal,
+    n_legal, params, aux, rng)`` (``with_game`` True), or the policy function the game's
+    ``POLICY_FUNCTIONS`` give for that kind, called ``(state, player, legal, n_legal, params,
+    rng)``; None when there is none (then the game's ``act`` dispatches at run time).
+    ``agents``: the game's :class:`agents.contract.AgentsContract`. A caller that calls it
+    straight (not through ``g_act``) keeps one compiled layer out of the loop: Numba compiles
+    every layer as its own module holding everything below it."""
+    from agents.net import K_NET, net_act
+
+    if k == K_NET:
+        return net_act, True
     if agents.has_search:
         from agents.search import SEARCH_FUNCTIONS
 
         search = SEARCH_FUNCTIONS.get(k)
         if search is not None:
-            def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
-                return search(game, state, player, legal, n_legal, params, aux, rng)
-            return impl_search
+            return search, True
     name = next((sp.name for sp in agents.specs if sp.kind == k), None)
     pol = agents.policy_functions.get(name)
-    if pol is None:
-        return None
-
-    def impl_one(game, kind, state, player, legal, n_legal, params, aux, rng):
-        return pol(state, player, legal, n_legal, params, rng)
-    return impl_one
+    return None if pol is None else (pol, False)
 
 
 def g_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
@@ -133,6 +140,19 @@ def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, au
                            rng):
                 return pol(state, player, legal, n_legal, params, rng)
             return impl_table
+
+        one = _one_callee(contract(GAME_NAMES[game.literal_value]), one_kind.literal_value)
+        if one is not None:  # straight to it, not through g_act (one compiled layer less)
+            fn, with_game = one
+            if with_game:
+                def impl_game(game, one_kind, kind, state, player, legal, n_legal, params, aux,
+                              rng):
+                    return fn(game, state, player, legal, n_legal, params, aux, rng)
+                return impl_game
+
+            def impl_fn(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+                return fn(state, player, legal, n_legal, params, rng)
+            return impl_fn
 
         def impl_one(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
             return g_act(game, one_kind, state, player, legal, n_legal, params, aux, rng)

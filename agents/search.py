@@ -98,7 +98,7 @@ __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N
            "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
            "H_INFER_TEMP", "V0", "R0", "search_act", "SEARCH_FUNCTIONS", "pimc",
            "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
-           "g_act_base", "g_rollout_act", "g_prior", "g_leaf_value", "g_leaf"]
+           "g_act_base", "g_rollout", "g_prior", "g_leaf_value", "g_leaf"]
 
 SEARCH_BASE = 100
 """Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
@@ -144,40 +144,21 @@ def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
 def _ov_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    import importlib
-
-    from engines.protocol import GAME_NAMES
-
-    f = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}").act
+    f = _game_act(game.literal_value)
 
     def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
         return f(kind, state, player, legal, n_legal, params, aux, rng)
     return impl
 
 
-def g_rollout_act(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
-    """A rollout policy's action: with the literal ``guided`` = 1 and ``kind`` =
-    ``agents.net.K_NET``, the learned policy ``net`` (:func:`agents.net.net_act`), else the
-    game's own policy ``kind`` (:func:`g_act_base`). With ``guided`` = 0 the network is not
-    compiled in (the unguided search agents stay as small as before)."""
+def _game_act(game_id: int):
+    """``agents.<game>.act`` of the game with id ``game_id`` (its shipped, non-search
+    policies)."""
+    import importlib
 
+    from engines.protocol import GAME_NAMES
 
-@overload(g_rollout_act, jit_options={"cache": True})
-def _ov_rollout_act(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
-    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
-                                                                   types.IntegerLiteral):
-        return None
-    if guided.literal_value == 0:
-        def impl(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
-            return g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng)
-        return impl
-    from agents.net import K_NET, net_act
-
-    def impl_net(game, guided, kind, state, player, legal, n_legal, params, aux, rng):
-        if kind == K_NET:
-            return net_act(game, state, player, legal, n_legal, params, aux, rng)
-        return g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng)
-    return impl_net
+    return importlib.import_module(f"agents.{GAME_NAMES[game_id]}").act
 
 
 def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
@@ -233,36 +214,56 @@ def _horizon_reached(game, w, level, start):
 
 @njit(cache=True)
 def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
-    """The unguided :func:`_rollout` (the game's own rollout policy; arguments and result
+    """The unguided :func:`g_rollout` (the game's own rollout policy; arguments and result
     there)."""
-    return _rollout(game, w, level, start, params, aux, legal, mem, max_steps, 0)
+    literally(game)
+    return g_rollout(game, 0, w, level, start, params, aux, legal, mem, max_steps)
 
 
-@njit(cache=True)
-def _rollout(game, w, level, start, params, aux, legal, mem, max_steps, guided):
+def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
     """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
     the rollout policy until the horizon; returns the number of decisions played (int64).
 
-    ``game``: literal game id; ``level``: the horizon (0 = the end of the current hand, 1 = of
-    the round, 2 = of the game; module docstring), ``start``: ``progress(w, level)`` where the
-    rollout began (it stops when that changes or the game ends); ``params``: a search agent's
-    parameter row (``float64``; ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]``
-    its parameters); ``aux``: the game's aux array; ``legal``: ``int64`` scratch of the game's
-    legal-list size; ``mem``: ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a
-    cap on decisions; ``guided``: literal 1 lets the rollout policy be ``net``
-    (:func:`g_rollout_act`). The Monte Carlo rollout of PIMC and ISMCTS (Long et al. 2010;
-    Cowling, Powley and Whitehouse 2012); raises nothing (compiled)."""
-    literally(guided)
-    kind = np.int64(params[H_ROLLOUT])
-    rp = params[R0:]
-    steps = 0
-    while not _horizon_reached(game, w, level, start) and steps < max_steps:
-        q = g_current_player(game, w)
-        n = g_legal_actions(game, w, legal)
-        a = g_rollout_act(game, guided, kind, w, q, legal, n, rp, aux, mem[q])
-        g_apply_action(game, w, a)
-        steps += 1
-    return steps
+    ``game``: literal game id; ``guided``: literal 1 lets the rollout policy be ``net``
+    (:func:`agents.net.net_act`, when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), 0 keeps
+    the network out of the compiled code (the unguided search agents stay as small as before);
+    ``level``: the horizon (0 = the end of the current hand, 1 = of the round, 2 = of the game;
+    module docstring), ``start``: ``progress(w, level)`` where the rollout began (it stops when
+    that changes or the game ends); ``params``: a search agent's parameter row (``float64``;
+    ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]`` its parameters); ``aux``:
+    the game's aux array; ``legal``: ``int64`` scratch of the game's legal-list size; ``mem``:
+    ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a cap on decisions. The Monte
+    Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling, Powley and Whitehouse 2012);
+    raises nothing (compiled). The rollout policy is the game's ``act`` (its shipped policies),
+    called straight from the loop: Numba compiles every called function as its own module
+    holding everything below it, so no layer stands between."""
+
+
+@overload(g_rollout, jit_options={"cache": True})
+def _ov_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
+                                                                   types.IntegerLiteral):
+        return None
+    from agents.net import K_NET, net_act
+
+    f = _game_act(game.literal_value)
+    use_net = guided.literal_value == 1  # a compile-time constant: the branch goes when False
+
+    def impl(game, guided, w, level, start, params, aux, legal, mem, max_steps):
+        kind = np.int64(params[H_ROLLOUT])
+        rp = params[R0:]
+        steps = 0
+        while not _horizon_reached(game, w, level, start) and steps < max_steps:
+            q = g_current_player(game, w)
+            n = g_legal_actions(game, w, legal)
+            if use_net and kind == K_NET:
+                a = net_act(game, w, q, legal, n, rp, aux, mem[q])
+            else:
+                a = f(kind, w, q, legal, n, rp, aux, mem[q])
+            g_apply_action(game, w, a)
+            steps += 1
+        return steps
+    return impl
 
 
 @njit(cache=True)
@@ -284,13 +285,21 @@ def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
     returns ``k``."""
     k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
+    _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k)
+    return k
+
+
+@njit(cache=True)
+def _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k):
+    """Add ``k * params[H_PRIOR] * log prior`` to ``sums[:n_legal]`` (nothing when
+    ``params[H_PRIOR]`` is 0): the prior term of :func:`net_pimc_values`, apart so that
+    :func:`net_pimc` calls it and :func:`_pimc_values` straight (one compiled layer less)."""
     c = params[H_PRIOR]
     if c != 0.0:
         pri = np.empty(n_legal, dtype=np.float64)
         g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
         for i in range(n_legal):
             sums[i] += k * c * np.log(max(pri[i], 1e-12))
-    return k
 
 
 @njit(cache=True)
@@ -327,7 +336,7 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
             w[:] = world
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
-            _rollout(game, w, level, start, params, aux, buf, mem, max_steps, guided)
+            g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
             g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
             sums[i] += val[player]
     return k
@@ -411,7 +420,8 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
     if n_legal == 1:
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
-    pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
+    # pimc_values' body called straight (one compiled layer less)
+    _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 0)
     return legal[_best_first(sums, n_legal)]
 
 
@@ -428,7 +438,9 @@ def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
     if n_legal == 1:
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
-    net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
+    # net_pimc_values' body called straight (one compiled layer less)
+    k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
+    _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k)
     return legal[_best_first(sums, n_legal)]
 
 
@@ -584,7 +596,7 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
                 break
             depth += 1
             path[depth] = cur
-        _rollout(game, w, level, start, params, aux, buf, mem, max_steps, guided)
+        g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
         g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
         for d in range(depth, 0, -1):
             nd = path[d]
