@@ -20,7 +20,9 @@ search agent or ``net`` among several kinds compiles them all (:data:`ANY_KINDS`
 
 from __future__ import annotations
 
-from numba import types
+import functools
+
+from numba import njit, types
 from numba.extending import overload
 
 from agents.contract import contract
@@ -63,9 +65,6 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
     agents = contract(GAME_NAMES[game.literal_value])
-    f = agents.act
-    from agents.net import K_NET, net_act
-
     if isinstance(kind, types.IntegerLiteral):
         one = _one_callee(agents, kind.literal_value)
         if one is not None:
@@ -78,21 +77,41 @@ def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
             def impl_one(game, kind, state, player, legal, n_legal, params, aux, rng):
                 return fn(state, player, legal, n_legal, params, rng)
             return impl_one
+    by_kind = _by_kind_at_run_time(game.literal_value)
+
+    def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
+        return by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
+    return impl
+
+
+@functools.cache
+def _by_kind_at_run_time(game_id: int):
+    """An inlined compiled function ``(game, kind, state, player, legal, n_legal, params, aux,
+    rng)`` that plays policy ``kind`` (known at run time) of the game with id ``game_id``: a
+    search agent (:func:`agents.search.search_by_kind`, where the game has them), ``net``, or
+    the game's own ``act``. Inlined (Numba IR inlining) into ``g_act`` and ``g_act_seat`` at a
+    table of any kinds, so no compiled layer stands between the loop and the agents."""
+    from agents.net import K_NET, net_act
+
+    agents = contract(GAME_NAMES[game_id])
+    f = agents.act
     if not agents.has_search:  # no search agents for this game
-        def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
+        @njit(inline="always")
+        def by_kind(game, kind, state, player, legal, n_legal, params, aux, rng):
             if kind == K_NET:
                 return net_act(game, state, player, legal, n_legal, params, aux, rng)
             return f(kind, state, player, legal, n_legal, params, aux, rng)
-        return impl
-    from agents.search import SEARCH_BASE, search_act
+        return by_kind
+    from agents.search import SEARCH_BASE, search_by_kind
 
-    def impl_search(game, kind, state, player, legal, n_legal, params, aux, rng):
+    @njit(inline="always")
+    def by_kind_search(game, kind, state, player, legal, n_legal, params, aux, rng):
         if kind >= SEARCH_BASE:
-            return search_act(game, kind, state, player, legal, n_legal, params, aux, rng)
+            return search_by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
         if kind == K_NET:
             return net_act(game, state, player, legal, n_legal, params, aux, rng)
         return f(kind, state, player, legal, n_legal, params, aux, rng)
-    return impl_search
+    return by_kind_search
 
 
 def _one_callee(agents, k: int):
@@ -164,8 +183,10 @@ def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, au
             return f(kind, state, player, legal, n_legal, params, aux, rng)
         return impl_own
 
+    by_kind = _by_kind_at_run_time(game.literal_value)
+
     def impl_any(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-        return g_act(game, kind, state, player, legal, n_legal, params, aux, rng)
+        return by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
     return impl_any
 
 

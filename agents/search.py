@@ -96,7 +96,7 @@ from engines.protocol.kernels import (
 __all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N_HEADER",
            "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
            "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
-           "H_INFER_TEMP", "V0", "R0", "search_act", "SEARCH_FUNCTIONS", "pimc",
+           "H_INFER_TEMP", "V0", "R0", "search_act", "search_by_kind", "SEARCH_FUNCTIONS", "pimc",
            "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
            "g_act_base", "g_rollout", "g_prior", "g_leaf_value", "g_leaf"]
 
@@ -302,9 +302,11 @@ def _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k):
             sums[i] += k * c * np.log(max(pri[i], 1e-12))
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided):
-    literally(guided)
+    """:func:`pimc_values` (``guided`` 0) and the guided ones' (1), inlined into each caller
+    (Numba IR inlining: no compiled layer of its own; ``game`` and ``guided`` arrive as
+    constants)."""
     sz = g_sizes(game)
     world = np.empty(sz[0], dtype=np.int64)
     w = np.empty(sz[0], dtype=np.int64)
@@ -505,10 +507,10 @@ def net_ismcts(game, s, player, legal, n_legal, params, aux, rng):
     return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 1)
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
-    literally(game)
-    literally(guided)
+    """:func:`ismcts` (``guided`` 0) and :func:`net_ismcts` (1), inlined into each (Numba IR
+    inlining: no compiled layer of its own; ``game`` and ``guided`` arrive as constants)."""
     if n_legal == 1:
         return legal[0]
     sz = g_sizes(game)
@@ -620,8 +622,17 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
 @njit(cache=True)
 def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
     """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`,
-    :data:`K_NET_PIMC`)."""
+    :data:`K_NET_PIMC`, :data:`K_NET_ISMCTS`), ``kind`` known at run time."""
     literally(game)
+    return search_by_kind(game, kind, s, player, legal, n_legal, params, aux, rng)
+
+
+@njit(inline="always")
+def search_by_kind(game, kind, s, player, legal, n_legal, params, aux, rng):
+    """:func:`search_act`'s dispatch, inlined into its caller (Numba IR inlining): a compiled
+    caller (the game loop at a table of several kinds, :mod:`agents.dispatch`) reaches the four
+    agents with no compiled layer between (Numba compiles every called function as its own
+    module holding everything below it)."""
     if kind == K_ISMCTS:
         return ismcts(game, s, player, legal, n_legal, params, aux, rng)
     if kind == K_NET_ISMCTS:
