@@ -266,40 +266,33 @@ def _ov_rollout(game, guided, w, level, start, params, aux, legal, mem, max_step
     return impl
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """PIMC's value of each legal action (module docstring): ``sums[i]`` (``float64``, at
     least ``n_legal`` long) gets the summed leaf value for ``player`` of ``legal[i]`` over the
     ``params[H_SIMS]`` determinized worlds (divide by the world count for the mean); draws the
     worlds from ``rng`` exactly as :func:`pimc` does; returns the world count (int64). The
     teacher signal of the learned policies (:mod:`agents.net`): action values, not only the
-    choice."""
+    choice. Inlined into a compiled caller (Numba IR inlining: :func:`pimc` reaches the rollouts
+    with no compiled layer between)."""
     return _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """:func:`pimc_values` of the guided PIMC (``net-search``): rollouts may be played by
     ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``), and with ``params[H_PRIOR] = c != 0``
     each sum also gets ``k * c * log prior`` (``k`` worlds; the prior: :func:`g_prior` on the
     player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
-    returns ``k``."""
+    returns ``k``. Inlined into a compiled caller, as :func:`pimc_values`."""
     k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
-    _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k)
-    return k
-
-
-@njit(cache=True)
-def _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k):
-    """Add ``k * params[H_PRIOR] * log prior`` to ``sums[:n_legal]`` (nothing when
-    ``params[H_PRIOR]`` is 0): the prior term of :func:`net_pimc_values`, apart so that
-    :func:`net_pimc` calls it and :func:`_pimc_values` straight (one compiled layer less)."""
     c = params[H_PRIOR]
     if c != 0.0:
         pri = np.empty(n_legal, dtype=np.float64)
         g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
         for i in range(n_legal):
             sums[i] += k * c * np.log(max(pri[i], 1e-12))
+    return k
 
 
 @njit(inline="always")
@@ -422,8 +415,7 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
     if n_legal == 1:
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
-    # pimc_values' body called straight (one compiled layer less)
-    _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 0)
+    pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
     return legal[_best_first(sums, n_legal)]
 
 
@@ -440,9 +432,7 @@ def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
     if n_legal == 1:
         return legal[0]
     sums = np.zeros(n_legal, dtype=np.float64)
-    # net_pimc_values' body called straight (one compiled layer less)
-    k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
-    _add_log_prior(game, s, player, legal, n_legal, params, aux, rng, sums, k)
+    net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums)
     return legal[_best_first(sums, n_legal)]
 
 
