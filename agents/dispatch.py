@@ -23,16 +23,18 @@ from __future__ import annotations
 import functools
 
 from numba import njit, types
-from numba.extending import overload
 
 from agents.contract import contract
 from engines.protocol import GAME_NAMES
+from engines.protocol.direct import direct_call
+from engines.protocol.kernels import core_for_id
 
 __all__ = ["g_act", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS", "table_kind"]
 
 ANY_KINDS = -1
 """``one_kind`` of a table whose seats play several kinds, a search agent or ``net`` among them:
-:func:`g_act_seat` dispatches over every shipped policy of the game (``g_act``)."""
+:func:`g_act_seat` dispatches over every shipped policy of the game at run time (as ``g_act``
+with a kind known only at run time)."""
 OWN_KINDS = -2
 """``one_kind`` of a table whose seats play several of the game's own policies (its
 ``agents.<game>.act``: no search agent, no ``net``): only those are compiled into the loop, not
@@ -57,46 +59,39 @@ def table_kind(kinds) -> int:
 
 
 def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
-    """The action of shipped policy ``kind`` of game ``game`` (a literal id)."""
+    """The action of shipped policy ``kind`` of game ``game`` (a literal id): the one policy
+    function or agent of a literal ``kind`` called straight, else the game's policies by
+    ``kind`` at run time (:func:`_by_kind_at_run_time`)."""
 
 
-@overload(g_act, jit_options={"cache": True})
-def _ov_act(game, kind, state, player, legal, n_legal, params, aux, rng):
+def _pick_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    agents = contract(GAME_NAMES[game.literal_value])
     if isinstance(kind, types.IntegerLiteral):
-        one = _one_callee(agents, kind.literal_value)
+        one = _one_callee(contract(GAME_NAMES[game.literal_value]), kind.literal_value)
         if one is not None:
             fn, with_game = one
-            if with_game:
-                def impl_game(game, kind, state, player, legal, n_legal, params, aux, rng):
-                    return fn(game, state, player, legal, n_legal, params, aux, rng)
-                return impl_game
+            return fn, ((0, 2, 3, 4, 5, 6, 7, 8) if with_game else (2, 3, 4, 5, 6, 8))
+    return _by_kind_at_run_time(game.literal_value), tuple(range(9))
 
-            def impl_one(game, kind, state, player, legal, n_legal, params, aux, rng):
-                return fn(state, player, legal, n_legal, params, rng)
-            return impl_one
-    by_kind = _by_kind_at_run_time(game.literal_value)
 
-    def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
-        return by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
-    return impl
+g_act = direct_call(g_act, _pick_act)
 
 
 @functools.cache
 def _by_kind_at_run_time(game_id: int):
-    """An inlined compiled function ``(game, kind, state, player, legal, n_legal, params, aux,
-    rng)`` that plays policy ``kind`` (known at run time) of the game with id ``game_id``: a
-    search agent (:func:`agents.search.search_by_kind`, where the game has them), ``net``, or
-    the game's own ``act``. Inlined (Numba IR inlining) into ``g_act`` and ``g_act_seat`` at a
-    table of any kinds, so no compiled layer stands between the loop and the agents."""
+    """A compiled function ``(game, kind, state, player, legal, n_legal, params, aux, rng)``
+    that plays policy ``kind`` (known at run time) of the game with id ``game_id``: a search
+    agent (:func:`agents.search.search_by_kind`, where the game has them, inlined), ``net``, or
+    the game's own ``act``. ``g_act`` and ``g_act_seat`` call it straight at a table of any
+    kinds (:func:`engines.protocol.direct.direct_call`), so no compiled layer stands between
+    the loop and it."""
     from agents.net import K_NET, net_act
 
     agents = contract(GAME_NAMES[game_id])
     f = agents.act
     if not agents.has_search:  # no search agents for this game
-        @njit(inline="always")
+        @njit
         def by_kind(game, kind, state, player, legal, n_legal, params, aux, rng):
             if kind == K_NET:
                 return net_act(game, state, player, legal, n_legal, params, aux, rng)
@@ -104,7 +99,7 @@ def _by_kind_at_run_time(game_id: int):
         return by_kind
     from agents.search import SEARCH_BASE, search_by_kind
 
-    @njit(inline="always")
+    @njit
     def by_kind_search(game, kind, state, player, legal, n_legal, params, aux, rng):
         if kind >= SEARCH_BASE:
             return search_by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
@@ -146,48 +141,26 @@ def g_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux,
     :data:`ANY_KINDS` (``g_act`` on ``kind`` at run time); see :func:`table_kind`."""
 
 
-@overload(g_act_seat, jit_options={"cache": True})
-def _ov_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
+def _pick_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
+    gid = game.literal_value
+    policy_args = (3, 4, 5, 6, 7, 9)  # (state, player, legal, n_legal, params, rng)
     if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
-        listed = _table_order(game.literal_value, one_kind.literal_value)
+        listed = _table_order(gid, one_kind.literal_value)
         if listed is not None:
-            pol = listed[1]
-
-            def impl_table(game, one_kind, kind, state, player, legal, n_legal, params, aux,
-                           rng):
-                return pol(state, player, legal, n_legal, params, rng)
-            return impl_table
-
-        one = _one_callee(contract(GAME_NAMES[game.literal_value]), one_kind.literal_value)
-        if one is not None:  # straight to it, not through g_act (one compiled layer less)
+            return listed[1], policy_args
+        one = _one_callee(contract(GAME_NAMES[gid]), one_kind.literal_value)
+        if one is not None:  # straight to it
             fn, with_game = one
-            if with_game:
-                def impl_game(game, one_kind, kind, state, player, legal, n_legal, params, aux,
-                              rng):
-                    return fn(game, state, player, legal, n_legal, params, aux, rng)
-                return impl_game
-
-            def impl_fn(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-                return fn(state, player, legal, n_legal, params, rng)
-            return impl_fn
-
-        def impl_one(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-            return g_act(game, one_kind, state, player, legal, n_legal, params, aux, rng)
-        return impl_one
+            return fn, ((0, 3, 4, 5, 6, 7, 8, 9) if with_game else policy_args)
+        return _by_kind_at_run_time(gid), (0, 1, 3, 4, 5, 6, 7, 8, 9)
     if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value == OWN_KINDS:
-        f = contract(GAME_NAMES[game.literal_value]).act
+        return contract(GAME_NAMES[gid]).act, (2, 3, 4, 5, 6, 7, 8, 9)
+    return _by_kind_at_run_time(gid), (0, 2, 3, 4, 5, 6, 7, 8, 9)
 
-        def impl_own(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-            return f(kind, state, player, legal, n_legal, params, aux, rng)
-        return impl_own
 
-    by_kind = _by_kind_at_run_time(game.literal_value)
-
-    def impl_any(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-        return by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
-    return impl_any
+g_act_seat = direct_call(g_act_seat, _pick_act_seat)
 
 
 def _table_order(game_id: int, kind: int):
@@ -208,21 +181,14 @@ def g_legal_seat(game, one_kind, state, out):
     ``g_legal_actions``."""
 
 
-@overload(g_legal_seat, jit_options={"cache": True})
-def _ov_legal_seat(game, one_kind, state, out):
+def _pick_legal_seat(game, one_kind, state, out):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    from engines.protocol.kernels import g_legal_actions
-
     if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
         listed = _table_order(game.literal_value, one_kind.literal_value)
         if listed is not None:
-            listing = listed[0]
+            return listed[0], (2, 3)
+    return core_for_id(game.literal_value).legal_actions, (2, 3)
 
-            def impl_table(game, one_kind, state, out):
-                return listing(state, out)
-            return impl_table
 
-    def impl(game, one_kind, state, out):
-        return g_legal_actions(game, state, out)
-    return impl
+g_legal_seat = direct_call(g_legal_seat, _pick_legal_seat)

@@ -76,11 +76,14 @@ games-per-second cost of each budget is measured by ``benchmarks/search.py``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
+from engines.protocol.direct import direct_call
 from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
@@ -140,15 +143,13 @@ def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
     """``agents.<game>.act``: the game's shipped (non-search) policies."""
 
 
-@overload(g_act_base, jit_options={"cache": True})
-def _ov_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
+def _pick_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    f = _game_act(game.literal_value)
+    return _game_act(game.literal_value), (1, 2, 3, 4, 5, 6, 7, 8)
 
-    def impl(game, kind, state, player, legal, n_legal, params, aux, rng):
-        return f(kind, state, player, legal, n_legal, params, aux, rng)
-    return impl
+
+g_act_base = direct_call(g_act_base, _pick_act_base)
 
 
 def _game_act(game_id: int):
@@ -188,19 +189,22 @@ def g_leaf_value(game, state, weights, out):
     """``agents.<game>.leaf_value``: each player's value of ``state`` into ``out``."""
 
 
-@overload(g_leaf_value, jit_options={"cache": True})
-def _ov_leaf_value(game, state, weights, out):
+def _pick_leaf_value(game, state, weights, out):
     if not isinstance(game, types.IntegerLiteral):
         return None
+    return _game_leaf_value(game.literal_value), (1, 2, 3)
+
+
+def _game_leaf_value(game_id: int):
+    """``agents.<game>.leaf_value`` of the game with id ``game_id``."""
     import importlib
 
     from engines.protocol import GAME_NAMES
 
-    f = importlib.import_module(f"agents.{GAME_NAMES[game.literal_value]}").leaf_value
+    return importlib.import_module(f"agents.{GAME_NAMES[game_id]}").leaf_value
 
-    def impl(game, state, weights, out):
-        f(state, weights, out)
-    return impl
+
+g_leaf_value = direct_call(g_leaf_value, _pick_leaf_value)
 
 
 @njit(cache=True)
@@ -343,20 +347,24 @@ def g_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
     or 0 for no inference); with ``guided`` = 0 always 0 (inference is not compiled in)."""
 
 
-@overload(g_infer, jit_options={"cache": True})
-def _ov_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
+@njit(cache=True)
+def _no_inference():
+    """:func:`g_infer` of an unguided search: no inference (0 worlds chosen)."""
+    return 0
+
+
+def _pick_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
     if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
                                                                    types.IntegerLiteral):
         return None
     if guided.literal_value == 0:
-        def impl(game, guided, s, player, params, aux, rng, k, seeds_out):
-            return 0
-        return impl
+        return _no_inference, ()
     from agents.inference import infer_world_seeds
 
-    def impl_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
-        return infer_world_seeds(game, s, player, params, aux, rng, k, seeds_out)
-    return impl_infer
+    return infer_world_seeds, (0, 2, 3, 4, 5, 6, 7, 8)
+
+
+g_infer = direct_call(g_infer, _pick_infer)
 
 
 def g_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
@@ -365,20 +373,24 @@ def g_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
     ``guided`` = 0 nothing (never called)."""
 
 
-@overload(g_inferred_world, jit_options={"cache": True})
-def _ov_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
+@njit(cache=True)
+def _same_world(s, out):
+    """:func:`g_inferred_world` of an unguided search (never called): ``out[:] = s``."""
+    out[:] = s
+
+
+def _pick_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
     if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
                                                                    types.IntegerLiteral):
         return None
     if guided.literal_value == 0:
-        def impl(game, guided, s, player, rng, relabel_seed, seed, out):
-            out[:] = s
-        return impl
+        return _same_world, (2, 7)
     from agents.inference import inferred_world
 
-    def impl_world(game, guided, s, player, rng, relabel_seed, seed, out):
-        inferred_world(game, s, player, rng, relabel_seed, seed, out)
-    return impl_world
+    return inferred_world, (0, 2, 3, 4, 5, 6, 7)
+
+
+g_inferred_world = direct_call(g_inferred_world, _pick_inferred_world)
 
 
 def g_leaf(game, guided, w, weights, learned, aux, x, out):
@@ -389,21 +401,31 @@ def g_leaf(game, guided, w, weights, learned, aux, x, out):
     ``TENSOR_SIZE``. With ``guided`` = 0 the value network is not compiled in."""
 
 
-@overload(g_leaf, jit_options={"cache": True})
-def _ov_leaf(game, guided, w, weights, learned, aux, x, out):
+@functools.cache
+def _learned_or_game_leaf():
+    """:func:`g_leaf` of a guided search, compiled ``(game, w, weights, learned, aux, x,
+    out)``: the learned value where ``learned != 0`` and ``aux`` holds value weights, else the
+    game's leaf value. Made on first use (:mod:`agents.value` imports :mod:`agents.net`, which
+    imports this module)."""
+    from agents.value import learned_leaf
+
+    @njit
+    def learned_or_game_leaf(game, w, weights, learned, aux, x, out):
+        if learned == 0.0 or not learned_leaf(game, w, aux, learned, x, out):
+            g_leaf_value(game, w, weights, out)
+    return learned_or_game_leaf
+
+
+def _pick_leaf(game, guided, w, weights, learned, aux, x, out):
     if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
                                                                    types.IntegerLiteral):
         return None
     if guided.literal_value == 0:
-        def impl(game, guided, w, weights, learned, aux, x, out):
-            g_leaf_value(game, w, weights, out)
-        return impl
-    from agents.value import learned_leaf
+        return _game_leaf_value(game.literal_value), (2, 3, 7)
+    return _learned_or_game_leaf(), (0, 2, 3, 4, 5, 6, 7)
 
-    def impl_value(game, guided, w, weights, learned, aux, x, out):
-        if learned == 0.0 or not learned_leaf(game, w, aux, learned, x, out):
-            g_leaf_value(game, w, weights, out)
-    return impl_value
+
+g_leaf = direct_call(g_leaf, _pick_leaf)
 
 
 @njit(cache=True)
@@ -457,22 +479,31 @@ def g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out)
     with ``guided`` = 0, where ``net`` is not compiled in) returns False."""
 
 
-@overload(g_root_prior, jit_options={"cache": True})
-def _ov_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
+@njit(cache=True)
+def _no_prior():
+    """:func:`g_root_prior` of an unguided search: no prior."""
+    return False
+
+
+@njit(cache=True)
+def _root_prior(game, s, player, legal, n_legal, params, aux, rng, out):
+    """:func:`g_root_prior` of a guided search."""
+    if params[H_PRIOR] == 0.0:
+        return False
+    g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
+    return True
+
+
+def _pick_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
     if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
                                                                    types.IntegerLiteral):
         return None
     if guided.literal_value == 0:
-        def impl(game, guided, s, player, legal, n_legal, params, aux, rng, out):
-            return False
-        return impl
+        return _no_prior, ()
+    return _root_prior, (0, 2, 3, 4, 5, 6, 7, 8, 9)
 
-    def impl_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
-        if params[H_PRIOR] == 0.0:
-            return False
-        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
-        return True
-    return impl_prior
+
+g_root_prior = direct_call(g_root_prior, _pick_root_prior)
 
 
 @njit(cache=True)

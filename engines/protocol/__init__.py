@@ -4,6 +4,8 @@
   base class :class:`GameState`, game records (:func:`replay`, :func:`load_record`), the game
   of a name (:func:`game_class`, :func:`core_of`, :func:`new_game`); re-exported here
 - :mod:`engines.protocol.kernels`  compiled calls of a game's kernels by game id
+- :mod:`engines.protocol.direct`  compile-time dispatch without a compiled layer of its own
+  (:func:`direct_call`, what the calls by game id are made with)
 - :mod:`engines.protocol.chance`  the one source of chance (splitmix64 words) of every game and
   policy
 - :mod:`engines.protocol.deal`  compiled dealing of random hands (for

@@ -4,8 +4,8 @@ Generic compiled code (the game loop of :mod:`agents.loop`, the search agents) i
 against these functions, ``g_legal_actions(game, s, out)`` and so on, where ``game`` is the id
 of :data:`engines.protocol.GAME_IDS`. The caller makes ``game`` a compile-time constant with
 ``numba.literally(game)``; each ``g_<kernel>`` below, made by one factory from the kernel's
-name and parameters (:data:`KERNELS`), is then an ``@overload`` that resolves, at compile
-time, to the kernel of that game's core (a direct call, inlined by LLVM). So one
+name and parameters (:data:`KERNELS`), then compiles to a direct call of the kernel of that
+game's core (:func:`engines.protocol.direct.direct_call`; inlined by LLVM). So one
 source compiles into one specialization per game, each cached on disk by Numba like any
 ``cache=True`` function, and a run that uses only River Rats compiles only River Rats.
 
@@ -22,6 +22,7 @@ from numba.core import errors
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
+from engines.protocol.direct import direct_call
 
 __all__ = ["g_init_state", "g_legal_actions", "g_apply_action", "g_is_terminal", "g_returns",
            "g_current_player", "g_num_players", "g_observe", "g_information_state",
@@ -49,34 +50,12 @@ def _core(game):
 _OPTS = {"cache": True}
 
 
-def _forward(f, arity: int):
-    """``impl(game, a, ...)`` returning ``f(a, ...)`` for ``arity`` arguments after the game
-    id. The parameters are spelled out (no ``*args``): Numba then compiles the same direct
-    call as a hand-written one, where a star-argument tuple adds reference counting."""
-    if arity == 1:
-        def impl(game, a):
-            return f(a)
-    elif arity == 2:
-        def impl(game, a, b):
-            return f(a, b)
-    elif arity == 3:
-        def impl(game, a, b, c):
-            return f(a, b, c)
-    elif arity == 4:
-        def impl(game, a, b, c, d):
-            return f(a, b, c, d)
-    else:
-        raise ValueError(f"no forwarder for {arity} kernel arguments")
-    return impl
-
-
 def _by_game_id(name: str, params: tuple[str, ...]):
-    """``g_<name>(game, *params)``: kernel ``name`` of the game with id ``game``, its
-    ``@overload`` registered and the kernel listed in :data:`KERNELS`. Given a literal
-    ``game``, a call compiles to a direct call of ``engines.<game>.core.<name>``; given
-    anything else, Numba finds no implementation. A closure, not generated source (``exec``):
-    the compiled implementation is a function of this file, so Numba caches it on disk, and
-    each kernel's gets its own qualified name, so their cache files stay apart."""
+    """``g_<name>(game, *params)``: kernel ``name`` of the game with id ``game``, listed in
+    :data:`KERNELS`. Given a literal ``game``, a call compiles to a direct call of
+    ``engines.<game>.core.<name>`` (:func:`engines.protocol.direct.direct_call`: no compiled
+    module between the caller and the kernel); given anything else, Numba finds no
+    implementation."""
     def dispatch(game, *args):
         pass
 
@@ -87,19 +66,14 @@ def _by_game_id(name: str, params: tuple[str, ...]):
     dispatch.__signature__ = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
          for n in ("game", *params)])
+    positions = tuple(range(1, len(params) + 1))
 
-    def typer(game, *args):
+    def pick(game, *args):
         core = _core(game)
-        if core is None:
-            return None
-        impl = _forward(getattr(core, name), len(params))
-        impl.__qualname__ = f"g_{name}.<locals>.impl"
-        return impl
+        return None if core is None else (getattr(core, name), positions)
 
-    typer.__signature__ = inspect.signature(_forward(None, len(params)))
-    overload(dispatch, jit_options=_OPTS)(typer)
     KERNELS[name] = params
-    return dispatch
+    return direct_call(dispatch, pick)
 
 
 g_init_state = _by_game_id("init_state", ("cfg", "seed", "out"))

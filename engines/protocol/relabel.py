@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 
 from numba import njit, types
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
 from engines.protocol.chance import rand_below
+from engines.protocol.direct import direct_call
 
 __all__ = ["shuffle_onto", "has_relabel", "g_relabel_cards", "g_relabel_map", "g_relabel",
            "g_relabel_action", "g_relabeled_world", "g_relabel_consistent"]
@@ -69,25 +71,52 @@ def _ov_cards(game):
     return impl
 
 
+def _hook_call(stub, hook: str, none):
+    """``stub`` as a compiled name (:func:`engines.protocol.direct.direct_call`) that calls the
+    game's relabel hook ``hook`` (a function of ``engines/<game>/relabel.py``) with the
+    arguments after ``game``, or ``none`` (compiled, the same arguments) for a game without
+    hooks."""
+    positions = tuple(range(1, len(inspect.signature(stub).parameters)))
+
+    def pick(game, *args):
+        R, ok = _hooks(game)
+        if not ok:
+            return None
+        return (none if R is None else getattr(R, hook)), positions
+    return direct_call(stub, pick)
+
+
+@njit(cache=True)
+def _no_map(s, s0, p, seed, perm):
+    return 0
+
+
+@njit(cache=True)
+def _copy_cards(src, perm, out):
+    out[:] = src
+
+
+@njit(cache=True)
+def _same_action(a, perm):
+    return a
+
+
+@njit(cache=True)
+def _same_world(s, p, perm, seed, out):
+    out[:] = s
+
+
+@njit(cache=True)
+def _never_consistent(past, s, p):
+    return False
+
+
 def g_relabel_map(game, s, s0, p, seed, perm):
     """The game's ``relabel_map`` (a uniform relabelling of ``p``'s unknown cards into
     ``perm``; returns the cards moved), or 0 without hooks."""
 
 
-@overload(g_relabel_map, jit_options=_OPTS)
-def _ov_map(game, s, s0, p, seed, perm):
-    R, ok = _hooks(game)
-    if not ok:
-        return None
-    if R is None:
-        def none(game, s, s0, p, seed, perm):
-            return 0
-        return none
-    f = R.relabel_map
-
-    def impl(game, s, s0, p, seed, perm):
-        return f(s, s0, p, seed, perm)
-    return impl
+g_relabel_map = _hook_call(g_relabel_map, "relabel_map", _no_map)
 
 
 def g_relabel(game, src, perm, out):
@@ -95,40 +124,14 @@ def g_relabel(game, src, perm, out):
     hooks."""
 
 
-@overload(g_relabel, jit_options=_OPTS)
-def _ov_relabel(game, src, perm, out):
-    R, ok = _hooks(game)
-    if not ok:
-        return None
-    if R is None:
-        def none(game, src, perm, out):
-            out[:] = src
-        return none
-    f = R.relabel
-
-    def impl(game, src, perm, out):
-        f(src, perm, out)
-    return impl
+g_relabel = _hook_call(g_relabel, "relabel", _copy_cards)
 
 
 def g_relabel_action(game, a, perm):
     """The game's ``relabel_action``; ``a`` itself without hooks."""
 
 
-@overload(g_relabel_action, jit_options=_OPTS)
-def _ov_action(game, a, perm):
-    R, ok = _hooks(game)
-    if not ok:
-        return None
-    if R is None:
-        def none(game, a, perm):
-            return a
-        return none
-    f = R.relabel_action
-
-    def impl(game, a, perm):
-        return f(a, perm)
-    return impl
+g_relabel_action = _hook_call(g_relabel_action, "relabel_action", _same_action)
 
 
 def g_relabeled_world(game, s, p, perm, seed, out):
@@ -136,20 +139,7 @@ def g_relabeled_world(game, s, p, perm, seed, out):
     without hooks."""
 
 
-@overload(g_relabeled_world, jit_options=_OPTS)
-def _ov_world(game, s, p, perm, seed, out):
-    R, ok = _hooks(game)
-    if not ok:
-        return None
-    if R is None:
-        def none(game, s, p, perm, seed, out):
-            out[:] = s
-        return none
-    f = R.relabeled_world
-
-    def impl(game, s, p, perm, seed, out):
-        f(s, p, perm, seed, out)
-    return impl
+g_relabeled_world = _hook_call(g_relabeled_world, "relabeled_world", _same_world)
 
 
 def g_relabel_consistent(game, past, s, p):
@@ -157,17 +147,5 @@ def g_relabel_consistent(game, past, s, p):
     relabelling for ``p`` of the state now ``s``); False without hooks."""
 
 
-@overload(g_relabel_consistent, jit_options=_OPTS)
-def _ov_consistent(game, past, s, p):
-    R, ok = _hooks(game)
-    if not ok:
-        return None
-    if R is None:
-        def none(game, past, s, p):
-            return False
-        return none
-    f = R.relabel_consistent
-
-    def impl(game, past, s, p):
-        return f(past, s, p)
-    return impl
+g_relabel_consistent = _hook_call(g_relabel_consistent, "relabel_consistent",
+                                  _never_consistent)
