@@ -29,7 +29,8 @@ from engines.protocol import GAME_NAMES
 from engines.protocol.direct import direct_call
 from engines.protocol.kernels import core_for_id
 
-__all__ = ["g_act", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS", "table_kind"]
+__all__ = ["g_act", "g_act_base", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS",
+           "table_kind"]
 
 ANY_KINDS = -1
 """``one_kind`` of a table whose seats play several kinds, a search agent or ``net`` among them:
@@ -76,6 +77,21 @@ def _pick_act(game, kind, state, player, legal, n_legal, params, aux, rng):
 
 
 g_act = direct_call(g_act, _pick_act)
+
+
+def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
+    """``agents.<game>.act`` of game ``game`` (a literal id): the game's shipped (non-search)
+    policies by ``kind`` at run time; the rollout policy of the search agents and ``net``'s
+    fallback."""
+
+
+def _pick_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
+    if not isinstance(game, types.IntegerLiteral):
+        return None
+    return contract(GAME_NAMES[game.literal_value]).act, (1, 2, 3, 4, 5, 6, 7, 8)
+
+
+g_act_base = direct_call(g_act_base, _pick_act_base)
 
 
 @functools.cache

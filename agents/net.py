@@ -51,7 +51,7 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from agents.search import g_act_base
+from agents.dispatch import g_act_base
 from agents.stack_arrays import stack_f32, stack_f64
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name

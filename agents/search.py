@@ -76,12 +76,12 @@ games-per-second cost of each budget is measured by ``benchmarks/search.py``.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 from numba import literally, njit, types
-from numba.extending import overload
 
+from agents.dispatch import g_act_base
+from agents.net import K_NET, net_act, net_logits, softmax
+from agents.value import learned_leaf
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
 from engines.protocol.direct import direct_call
 from engines.protocol.kernels import (
@@ -139,50 +139,19 @@ _SALT_WORLD = 0x5DEECE66D
 _SALT_ROLL = 0x2545F4914F6CDD1D
 
 
-def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
-    """``agents.<game>.act``: the game's shipped (non-search) policies."""
-
-
-def _pick_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
-    if not isinstance(game, types.IntegerLiteral):
-        return None
-    return _game_act(game.literal_value), (1, 2, 3, 4, 5, 6, 7, 8)
-
-
-g_act_base = direct_call(g_act_base, _pick_act_base)
-
-
-def _game_act(game_id: int):
-    """``agents.<game>.act`` of the game with id ``game_id`` (its shipped, non-search
-    policies)."""
-    import importlib
-
-    from engines.protocol import GAME_NAMES
-
-    return importlib.import_module(f"agents.{GAME_NAMES[game_id]}").act
-
-
+@njit(inline="always")
 def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
     """``net``'s action probabilities (softmax of :func:`agents.net.net_logits`) of
     ``legal[:n_legal]`` for ``player`` into ``out[:n_legal]`` (``float64``); uniform when
     ``aux`` holds no weights. Reads only ``player``'s information state; ``rng`` (the seat
     memory) is not changed. The prior of the guided searches (Silver et al. 2017's PUCT prior;
-    Anthony, Tian and Barber 2017)."""
-
-
-@overload(g_prior, jit_options={"cache": True})
-def _ov_prior(game, state, player, legal, n_legal, params, aux, rng, out):
-    if not isinstance(game, types.IntegerLiteral):
-        return None
-    from agents.net import net_logits, softmax
-
-    def impl(game, state, player, legal, n_legal, params, aux, rng, out):
-        if not net_logits(game, state, player, legal, n_legal, params, aux, rng, out):
-            for i in range(n_legal):
-                out[i] = 1.0 / n_legal
-            return
-        softmax(out, n_legal)
-    return impl
+    Anthony, Tian and Barber 2017). Inlined into its compiled callers (Numba IR inlining, no
+    module of its own)."""
+    if not net_logits(game, state, player, legal, n_legal, params, aux, rng, out):
+        for i in range(n_legal):
+            out[i] = 1.0 / n_legal
+        return
+    softmax(out, n_legal)
 
 
 def g_leaf_value(game, state, weights, out):
@@ -224,6 +193,7 @@ def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
     return g_rollout(game, 0, w, level, start, params, aux, legal, mem, max_steps)
 
 
+@njit(inline="always")
 def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
     """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
     the rollout policy until the horizon; returns the number of decisions played (int64).
@@ -239,35 +209,22 @@ def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps)
     ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a cap on decisions. The Monte
     Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling, Powley and Whitehouse 2012);
     raises nothing (compiled). The rollout policy is the game's ``act`` (its shipped policies),
-    called straight from the loop: Numba compiles every called function as its own module
-    holding everything below it, so no layer stands between."""
-
-
-@overload(g_rollout, jit_options={"cache": True})
-def _ov_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
-    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
-                                                                   types.IntegerLiteral):
-        return None
-    from agents.net import K_NET, net_act
-
-    f = _game_act(game.literal_value)
-    use_net = guided.literal_value == 1  # a compile-time constant: the branch goes when False
-
-    def impl(game, guided, w, level, start, params, aux, legal, mem, max_steps):
-        kind = np.int64(params[H_ROLLOUT])
-        rp = params[R0:]
-        steps = 0
-        while not _horizon_reached(game, w, level, start) and steps < max_steps:
-            q = g_current_player(game, w)
-            n = g_legal_actions(game, w, legal)
-            if use_net and kind == K_NET:
-                a = net_act(game, w, q, legal, n, rp, aux, mem[q])
-            else:
-                a = f(kind, w, q, legal, n, rp, aux, mem[q])
-            g_apply_action(game, w, a)
-            steps += 1
-        return steps
-    return impl
+    called straight from the loop (:func:`agents.dispatch.g_act_base`); the loop itself is
+    inlined into its callers (Numba IR inlining, no module of its own; with ``guided`` 0 the
+    compiler drops the ``net`` branch)."""
+    kind = np.int64(params[H_ROLLOUT])
+    rp = params[R0:]
+    steps = 0
+    while not _horizon_reached(game, w, level, start) and steps < max_steps:
+        q = g_current_player(game, w)
+        n = g_legal_actions(game, w, legal)
+        if guided == 1 and kind == K_NET:
+            a = net_act(game, w, q, legal, n, rp, aux, mem[q])
+        else:
+            a = g_act_base(game, kind, w, q, legal, n, rp, aux, mem[q])
+        g_apply_action(game, w, a)
+        steps += 1
+    return steps
 
 
 @njit(cache=True, inline="always")
@@ -393,39 +350,19 @@ def _pick_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
 g_inferred_world = direct_call(g_inferred_world, _pick_inferred_world)
 
 
+@njit(inline="always")
 def g_leaf(game, guided, w, weights, learned, aux, x, out):
     """The leaf value of world ``w`` for every seat into ``out``: with the literal ``guided`` =
     1 and ``learned`` != 0 the learned value times ``learned`` (:func:`agents.value.
     learned_leaf`; the game's leaf value when ``aux`` holds no value weights), else the game's
     hand-written ``leaf_value`` with ``weights``. ``x``: ``float32`` scratch of the game's
-    ``TENSOR_SIZE``. With ``guided`` = 0 the value network is not compiled in."""
-
-
-@functools.cache
-def _learned_or_game_leaf():
-    """:func:`g_leaf` of a guided search, compiled ``(game, w, weights, learned, aux, x,
-    out)``: the learned value where ``learned != 0`` and ``aux`` holds value weights, else the
-    game's leaf value. Made on first use (:mod:`agents.value` imports :mod:`agents.net`, which
-    imports this module)."""
-    from agents.value import learned_leaf
-
-    @njit
-    def learned_or_game_leaf(game, w, weights, learned, aux, x, out):
+    ``TENSOR_SIZE``. With ``guided`` = 0 the value network is not compiled in. Inlined into
+    its compiled callers (Numba IR inlining)."""
+    if guided == 1:
         if learned == 0.0 or not learned_leaf(game, w, aux, learned, x, out):
             g_leaf_value(game, w, weights, out)
-    return learned_or_game_leaf
-
-
-def _pick_leaf(game, guided, w, weights, learned, aux, x, out):
-    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
-                                                                   types.IntegerLiteral):
-        return None
-    if guided.literal_value == 0:
-        return _game_leaf_value(game.literal_value), (2, 3, 7)
-    return _learned_or_game_leaf(), (0, 2, 3, 4, 5, 6, 7)
-
-
-g_leaf = direct_call(g_leaf, _pick_leaf)
+    else:
+        g_leaf_value(game, w, weights, out)
 
 
 @njit(cache=True)
@@ -473,37 +410,17 @@ _N_PARENT, _N_CHILD, _N_NEXT, _N_ACTION, _N_ACTOR = 0, 1, 2, 3, 4
 _N_INT = 5
 
 
+@njit(inline="always")
 def g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
     """With the literal ``guided`` = 1 and ``params[H_PRIOR] != 0``: :func:`g_prior` of the
     root's ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always
-    with ``guided`` = 0, where ``net`` is not compiled in) returns False."""
-
-
-@njit(cache=True)
-def _no_prior():
-    """:func:`g_root_prior` of an unguided search: no prior."""
+    with ``guided`` = 0, where ``net`` is not compiled in) returns False. Inlined into its
+    compiled callers (Numba IR inlining)."""
+    if guided == 1:
+        if params[H_PRIOR] != 0.0:
+            g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
+            return True
     return False
-
-
-@njit(cache=True)
-def _root_prior(game, s, player, legal, n_legal, params, aux, rng, out):
-    """:func:`g_root_prior` of a guided search."""
-    if params[H_PRIOR] == 0.0:
-        return False
-    g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
-    return True
-
-
-def _pick_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
-    if not isinstance(game, types.IntegerLiteral) or not isinstance(guided,
-                                                                   types.IntegerLiteral):
-        return None
-    if guided.literal_value == 0:
-        return _no_prior, ()
-    return _root_prior, (0, 2, 3, 4, 5, 6, 7, 8, 9)
-
-
-g_root_prior = direct_call(g_root_prior, _pick_root_prior)
 
 
 @njit(cache=True)
