@@ -13,9 +13,9 @@ shipped policy), the call goes straight to that one policy function (the game mo
 ``POLICY_FUNCTIONS``, or the search agent of that kind), so nothing else is compiled in: a
 table of ``heuristic`` players compiles the heuristic, not every policy of the game. A table of
 several of the game's own policies (``heuristic`` beside ``greedy``, say) compiles the game's
-``act`` alone, without the search agents and ``net`` (:data:`OWN_KINDS`); only a table with a
-search agent or ``net`` among several kinds compiles them all (:data:`ANY_KINDS`).
-:func:`table_kind` tells which.
+``act`` alone, without the search agents and ``net`` (:data:`OWN_KINDS`); a table with search
+agents or ``net`` among several kinds compiles the game's ``act`` and those agents it seats,
+not the others (:func:`mixed_kind`). :func:`table_kind` tells which.
 """
 
 from __future__ import annotations
@@ -30,25 +30,67 @@ from engines.protocol.direct import direct_call
 from engines.protocol.kernels import core_for_id
 
 __all__ = ["g_act", "g_act_base", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS",
-           "table_kind"]
+           "MIXED_BASE", "extra_kinds", "mixed_kind", "table_kind"]
 
 ANY_KINDS = -1
-"""``one_kind`` of a table whose seats play several kinds, a search agent or ``net`` among them:
-:func:`g_act_seat` dispatches over every shipped policy of the game at run time (as ``g_act``
-with a kind known only at run time)."""
+"""``one_kind`` of a table that may seat every shipped kind: :func:`g_act_seat` dispatches over
+the game's own policies, ``net`` and every search agent at run time. :func:`table_kind` never
+gives it (a table compiles only the agents it seats, :func:`mixed_kind`); the literal stays for
+code that means every kind (``benchmarks/compile_time.py``'s peer)."""
 OWN_KINDS = -2
 """``one_kind`` of a table whose seats play several of the game's own policies (its
 ``agents.<game>.act``: no search agent, no ``net``): only those are compiled into the loop, not
 the search agents (a cold kernel cache compiles such a table in seconds instead of a minute,
 issue 29)."""
+MIXED_BASE = -16
+"""``one_kind`` of a table of several kinds with search agents or ``net`` among them is
+``MIXED_BASE - mask`` (:func:`mixed_kind`), ``mask`` a bit per agent beyond the game's own
+``act`` (:func:`extra_kinds`) seated at the table."""
+
+
+@functools.cache
+def extra_kinds() -> tuple[int, ...]:
+    """The shipped kinds beyond a game's own ``act``, in the bit order of :func:`mixed_kind`'s
+    mask: ``agents.search``'s ``K_PIMC``, ``K_ISMCTS``, ``K_NET_PIMC``, ``K_NET_ISMCTS``, then
+    ``agents.net.K_NET``."""
+    from agents.net import K_NET
+    from agents.search import K_ISMCTS, K_NET_ISMCTS, K_NET_PIMC, K_PIMC
+
+    return (K_PIMC, K_ISMCTS, K_NET_PIMC, K_NET_ISMCTS, K_NET)
+
+
+def mixed_kind(kinds) -> int:
+    """The loop's literal ``one_kind`` for a table of several kinds that seats the agents of
+    ``kinds`` (``int`` sequence) beyond the game's own ``act``: ``MIXED_BASE - mask``, bit ``i``
+    of ``mask`` set when ``extra_kinds()[i]`` is seated; only those agents are compiled in.
+    Raises ``ValueError`` when ``kinds`` holds none of them."""
+    extra = extra_kinds()
+    mask = 0
+    for k in kinds:
+        if int(k) in extra:
+            mask |= 1 << extra.index(int(k))
+    if mask == 0:
+        raise ValueError(f"bad kinds {list(kinds)!r}: expected a search agent or net among them")
+    return MIXED_BASE - mask
+
+
+def _seated_extra(one_kind: int) -> tuple[int, ...]:
+    """The kinds beyond the game's own ``act`` a table of literal ``one_kind`` may seat (all of
+    them for :data:`ANY_KINDS`), in :func:`extra_kinds` order."""
+    extra = extra_kinds()
+    if one_kind == ANY_KINDS:
+        return extra
+    mask = MIXED_BASE - one_kind
+    return tuple(k for i, k in enumerate(extra) if mask >> i & 1)
 
 
 def table_kind(kinds) -> int:
     """The compiled loop's literal ``one_kind`` for a table whose seats play ``kinds`` (``int``
     sequence, one per seat): the one shipped kind every seat plays; else :data:`OWN_KINDS` when
     every shipped seat plays one of the game's own policies (kinds below ``agents.net.K_NET``),
-    else :data:`ANY_KINDS`. A table with a user seat (kind ``>= agents.policy.USER_KIND``) is
-    never of one kind; its shipped seats alone decide between the other two."""
+    else :func:`mixed_kind` of the shipped kinds (only the search agents and ``net`` seated are
+    compiled in). A table with a user seat (kind ``>= agents.policy.USER_KIND``) is never of
+    one kind; its shipped seats alone decide between the other two."""
     from agents.net import K_NET
     from agents.policy import USER_KIND
 
@@ -56,7 +98,7 @@ def table_kind(kinds) -> int:
     shipped = [k for k in ks if k < USER_KIND]
     if shipped and len(shipped) == len(ks) and all(k == shipped[0] for k in shipped):
         return shipped[0]
-    return OWN_KINDS if all(k < K_NET for k in shipped) else ANY_KINDS
+    return OWN_KINDS if all(k < K_NET for k in shipped) else mixed_kind(shipped)
 
 
 def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
@@ -68,12 +110,12 @@ def g_act(game, kind, state, player, legal, n_legal, params, aux, rng):
 def _pick_act(game, kind, state, player, legal, n_legal, params, aux, rng):
     if not isinstance(game, types.IntegerLiteral):
         return None
+    gid = game.literal_value
     if isinstance(kind, types.IntegerLiteral):
-        one = _one_callee(contract(GAME_NAMES[game.literal_value]), kind.literal_value)
+        one = _one_callee(contract(GAME_NAMES[gid]), kind.literal_value)
         if one is not None:
-            fn, with_game = one
-            return fn, ((0, 2, 3, 4, 5, 6, 7, 8) if with_game else (2, 3, 4, 5, 6, 8))
-    return _by_kind_at_run_time(game.literal_value), tuple(range(9))
+            return one[0], _positions(one[1], 1, 2)
+    return _by_kind_at_run_time(gid, extra_kinds()), tuple(range(9))
 
 
 g_act = direct_call(g_act, _pick_act)
@@ -95,85 +137,104 @@ g_act_base = direct_call(g_act_base, _pick_act_base)
 
 
 @functools.cache
-def _by_kind_at_run_time(game_id: int):
+def _by_kind_at_run_time(game_id: int, seated: tuple[int, ...]):
     """A compiled function ``(game, kind, state, player, legal, n_legal, params, aux, rng)``
-    that plays policy ``kind`` (known at run time) of the game with id ``game_id``: a search
-    agent (:func:`agents.search.search_by_kind`, where the game has them, inlined), ``net``, or
-    the game's own ``act``. ``g_act`` and ``g_act_seat`` call it straight at a table of any
-    kinds (:func:`engines.protocol.direct.direct_call`), so no compiled layer stands between
-    the loop and it."""
-    from agents.net import K_NET, net_act
-
+    that plays policy ``kind`` (known at run time) of the game with id ``game_id``: one of the
+    agents ``seated`` (kinds of :func:`extra_kinds`: search agents, ``net``) where ``kind`` is
+    one of them, else the game's own ``act``; only those agents are compiled in. ``g_act`` and
+    ``g_act_seat`` call it straight (:func:`engines.protocol.direct.direct_call`), so no
+    compiled layer stands between the loop and it; the test of each kind is inlined (Numba IR
+    inlining)."""
     agents = contract(GAME_NAMES[game_id])
     f = agents.act
-    if not agents.has_search:  # no search agents for this game
-        @njit
-        def by_kind(game, kind, state, player, legal, n_legal, params, aux, rng):
-            if kind == K_NET:
-                return net_act(game, state, player, legal, n_legal, params, aux, rng)
-            return f(kind, state, player, legal, n_legal, params, aux, rng)
-        return by_kind
-    from agents.search import SEARCH_BASE, search_by_kind
+
+    @njit(inline="always")
+    def own(game, kind, state, player, legal, n_legal, params, aux, rng):
+        return f(kind, state, player, legal, n_legal, params, aux, rng)
+
+    chain = own
+    for k in seated:
+        one = _one_callee(agents, k)
+        if one is not None and one[1] == "game":
+            chain = _kind_or(k, one[0], chain)
 
     @njit
-    def by_kind_search(game, kind, state, player, legal, n_legal, params, aux, rng):
-        if kind >= SEARCH_BASE:
-            return search_by_kind(game, kind, state, player, legal, n_legal, params, aux, rng)
-        if kind == K_NET:
-            return net_act(game, state, player, legal, n_legal, params, aux, rng)
-        return f(kind, state, player, legal, n_legal, params, aux, rng)
-    return by_kind_search
+    def by_kind(game, kind, state, player, legal, n_legal, params, aux, rng):
+        return chain(game, kind, state, player, legal, n_legal, params, aux, rng)
+    return by_kind
+
+
+def _kind_or(k: int, fn, rest):
+    """An inlined compiled ``(game, kind, state, ...)`` calling agent ``fn`` (called ``(game,
+    state, player, legal, n_legal, params, aux, rng)``) when ``kind == k``, else ``rest``."""
+    @njit(inline="always")
+    def kind_or(game, kind, state, player, legal, n_legal, params, aux, rng):
+        if kind == k:
+            return fn(game, state, player, legal, n_legal, params, aux, rng)
+        return rest(game, kind, state, player, legal, n_legal, params, aux, rng)
+    return kind_or
 
 
 def _one_callee(agents, k: int):
     """The one compiled function that plays the literal kind ``k`` of a game, as ``(function,
-    with_game)``: ``net``'s :func:`agents.net.net_act` or a search agent
-    (:data:`agents.search.SEARCH_FUNCTIONS`), both called ``(game, state, player, legal,
-    n_legal, params, aux, rng)`` (``with_game`` True), or the policy function the game's
-    ``POLICY_FUNCTIONS`` give for that kind, called ``(state, player, legal, n_legal, params,
-    rng)``; None when there is none (then the game's ``act`` dispatches at run time).
-    ``agents``: the game's :class:`agents.contract.AgentsContract`. A caller that calls it
-    straight (not through ``g_act``) keeps one compiled layer out of the loop: Numba compiles
-    every layer as its own module holding everything below it."""
+    style)``: ``net``'s :func:`agents.net.net_act` or a search agent
+    (:data:`agents.search.SEARCH_FUNCTIONS`), style ``"game"``, called ``(game, state, player,
+    legal, n_legal, params, aux, rng)``; the policy function the game's ``POLICY_FUNCTIONS``
+    give for that kind, style ``"policy"``, called ``(state, player, legal, n_legal, params,
+    rng)``; else the game's own ``act`` (a kind of its own without a policy function), style
+    ``"act"``, called ``(kind, state, player, legal, n_legal, params, aux, rng)``. ``agents``:
+    the game's :class:`agents.contract.AgentsContract`. None for a search kind in a game without
+    search agents. A caller that calls it straight (not through ``g_act``) keeps one compiled
+    layer out of the loop."""
     from agents.net import K_NET, net_act
 
     if k == K_NET:
-        return net_act, True
-    if agents.has_search:
+        return net_act, "game"
+    if k in extra_kinds():
+        if not agents.has_search:
+            return None
         from agents.search import SEARCH_FUNCTIONS
 
-        search = SEARCH_FUNCTIONS.get(k)
-        if search is not None:
-            return search, True
+        return SEARCH_FUNCTIONS[k], "game"
     name = next((sp.name for sp in agents.specs if sp.kind == k), None)
     pol = agents.policy_functions.get(name)
-    return None if pol is None else (pol, False)
+    return (agents.act, "act") if pol is None else (pol, "policy")
+
+
+def _positions(style: str, kind_at: int, state_at: int) -> tuple[int, ...]:
+    """The argument positions :func:`_one_callee`'s function of ``style`` is called with, for
+    a caller whose kind is argument ``kind_at`` and whose ``(state, player, legal, n_legal,
+    params, aux, rng)`` start at argument ``state_at`` (the game id is argument 0)."""
+    s = state_at
+    if style == "game":
+        return (0, s, s + 1, s + 2, s + 3, s + 4, s + 5, s + 6)
+    if style == "policy":
+        return (s, s + 1, s + 2, s + 3, s + 4, s + 6)
+    return (kind_at, s, s + 1, s + 2, s + 3, s + 4, s + 5, s + 6)
 
 
 def g_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
     """``g_act`` for a seat of kind ``kind`` at a table whose seats all play the literal kind
     ``one_kind`` (then ``kind`` is ignored and only that policy is compiled in), or where
-    ``one_kind`` is :data:`OWN_KINDS` (the game's own ``act`` on ``kind`` at run time) or
-    :data:`ANY_KINDS` (``g_act`` on ``kind`` at run time); see :func:`table_kind`."""
+    ``one_kind`` is :data:`OWN_KINDS` (the game's own ``act`` on ``kind`` at run time), a
+    :func:`mixed_kind` (those agents or the game's ``act`` on ``kind`` at run time) or
+    :data:`ANY_KINDS` (every agent); see :func:`table_kind`."""
 
 
 def _pick_act_seat(game, one_kind, kind, state, player, legal, n_legal, params, aux, rng):
-    if not isinstance(game, types.IntegerLiteral):
+    if not isinstance(game, types.IntegerLiteral) or not isinstance(one_kind,
+                                                                   types.IntegerLiteral):
         return None
-    gid = game.literal_value
-    policy_args = (3, 4, 5, 6, 7, 9)  # (state, player, legal, n_legal, params, rng)
-    if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value >= 0:
-        listed = _table_order(gid, one_kind.literal_value)
+    gid, one = game.literal_value, one_kind.literal_value
+    if one >= 0:
+        listed = _table_order(gid, one)
         if listed is not None:
-            return listed[1], policy_args
-        one = _one_callee(contract(GAME_NAMES[gid]), one_kind.literal_value)
-        if one is not None:  # straight to it
-            fn, with_game = one
-            return fn, ((0, 3, 4, 5, 6, 7, 8, 9) if with_game else policy_args)
-        return _by_kind_at_run_time(gid), (0, 1, 3, 4, 5, 6, 7, 8, 9)
-    if isinstance(one_kind, types.IntegerLiteral) and one_kind.literal_value == OWN_KINDS:
+            return listed[1], (3, 4, 5, 6, 7, 9)
+        callee = _one_callee(contract(GAME_NAMES[gid]), one)
+        return None if callee is None else (callee[0], _positions(callee[1], 1, 3))
+    if one == OWN_KINDS:
         return contract(GAME_NAMES[gid]).act, (2, 3, 4, 5, 6, 7, 8, 9)
-    return _by_kind_at_run_time(gid), (0, 2, 3, 4, 5, 6, 7, 8, 9)
+    return _by_kind_at_run_time(gid, _seated_extra(one)), (0, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 g_act_seat = direct_call(g_act_seat, _pick_act_seat)

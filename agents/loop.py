@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from numba import literally, njit
 
-from agents.dispatch import ANY_KINDS, g_act_seat, g_legal_seat, table_kind
+from agents.dispatch import ANY_KINDS, MIXED_BASE, g_act_seat, g_legal_seat, table_kind
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from agents.search import H_INFER, K_NET_PIMC
@@ -65,13 +65,15 @@ def _call_user(u, s, p, legal, n, params, mem):
 def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
     """Play one game from seed word ``seed`` into ``s``; returns -1, or the seat whose policy
     returned an illegal action (then ``legal[0]`` holds that action). ``one_kind`` (literal):
-    the shipped kind every seat plays, so only that policy is compiled in, or -1 (any kinds).
-    Inlined into its caller, whose ``game`` and ``one_kind`` are literal."""
+    the shipped kind every seat plays, so only that policy is compiled in, or the kinds of a
+    table of several (:func:`agents.dispatch.table_kind`). Inlined into its caller, whose
+    ``game`` and ``one_kind`` are literal."""
     g_init_state(game, cfg, seed, s)
     init_seat_memory(seed, mem)
     # the decision log (inference over hidden cards): never for a table of one other kind,
     # where one_kind, a literal, lets the compiler drop the branch from the loop
-    logged = (one_kind == ANY_KINDS or one_kind == K_NET_PIMC) and mem.shape[1] > SEAT_WORDS
+    logged = ((one_kind == ANY_KINDS or one_kind == K_NET_PIMC or one_kind < MIXED_BASE)
+              and mem.shape[1] > SEAT_WORDS)
     if logged:
         log_start(mem, s)
     while not g_is_terminal(game, s):
@@ -158,9 +160,10 @@ def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outc
     ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``one_kind``: the shipped policy
     kind of every seat when all seats share one (only that policy is then compiled into the
     loop: a table of one agent compiles fast), else ``agents.dispatch.OWN_KINDS`` (several of
-    the game's own policies: only the game's ``act`` compiled in) or ``ANY_KINDS`` (-1; a
-    search agent or ``net`` among them), as :func:`agents.dispatch.table_kind` tells; both literal
-    (:func:`engines.protocol.kernels.call_literals`); ``cfg``: the config array;
+    the game's own policies: only the game's ``act`` compiled in) or a
+    :func:`agents.dispatch.mixed_kind` (search agents or ``net`` among them: only those
+    compiled in besides the game's ``act``), as :func:`agents.dispatch.table_kind` tells; both
+    literal (:func:`engines.protocol.kernels.call_literals`); ``cfg``: the config array;
     ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
     policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
     game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64
@@ -201,7 +204,7 @@ def play_games_user(game, one_kind, cfg, seeds, kinds, params, aux, returns_out,
                     bad, u0, u1, u2, u3):
     """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
     compiled per set of functions in each process (never cached on disk). ``one_kind``: the
-    literal ``agents.dispatch.OWN_KINDS`` or ``ANY_KINDS`` of the shipped seats
+    literal ``agents.dispatch.OWN_KINDS`` or mixed kind of the shipped seats
     (:func:`agents.dispatch.table_kind`)."""
     literally(game)
     literally(one_kind)

@@ -193,6 +193,7 @@ def test_search_with_inference_is_fair_and_infers(game):
     gid = GAME_IDS[game]
     params = _infer_params(game=game)
     spec = get_spec(game, "net-search")
+    agent = S.SEARCH_FUNCTIONS[spec.kind]  # the step API's call (only this agent compiled)
     from engines.protocol import game_class
 
     aux = table_aux(game, game_class(game).config_class(n_players=4))
@@ -205,15 +206,13 @@ def test_search_with_inference_is_fair_and_infers(game):
         k = call_literal(infer_world_seeds, gid, st.state, p, params, aux, r1.copy(), 4,
                          np.empty(4, np.int64))
         inferred += k > 0
-        a1 = call_literal(S.search_act, gid, spec.kind, st.state, p, legal, len(legal),
-                          params, aux, r1)
+        a1 = call_literal(agent, gid, st.state, p, legal, len(legal), params, aux, r1)
         for seed in (1, 2):
             _perm, s0, hist, s = _relabelled_history(st, p, 1000 * i + seed, game)
             r2 = _row(st.seat_memory[p], s0, hist, game)
             buf = np.empty(core.MAX_LEGAL, np.int64)
             n = core.legal_actions(s, buf)
-            a2 = call_literal(S.search_act, gid, spec.kind, s, p, buf[:n].copy(), n, params,
-                              aux, r2)
+            a2 = call_literal(agent, gid, s, p, buf[:n].copy(), n, params, aux, r2)
             assert a2 == a1
             assert (r2[:16] == r1[:16]).all()
     assert inferred >= 5
@@ -256,7 +255,7 @@ def test_the_evidence_favours_the_true_deal(game):
 
 
 def test_without_a_log_or_with_inference_off_the_search_is_unchanged():
-    spec = get_spec("river_rats", "net-search")
+    agent = S.SEARCH_FUNCTIONS[get_spec("river_rats", "net-search").kind]
     aux = table_aux("river_rats", RiverRatsConfig(n_players=4))
     off = _infer_params(window=0)
     on = _infer_params()
@@ -264,12 +263,11 @@ def test_without_a_log_or_with_inference_off_the_search_is_unchanged():
         legal = np.array(st.legal_actions(), np.int64)
         narrow = st.seat_memory[p].copy()
         wide = _row(st.seat_memory[p], st.initial, st.history)
-        a0 = call_literal(S.search_act, G, spec.kind, st.state, p, legal, len(legal), off,
-                          aux, narrow.copy())
-        assert call_literal(S.search_act, G, spec.kind, st.state, p, legal, len(legal), off,
-                            aux, wide.copy()) == a0
-        assert call_literal(S.search_act, G, spec.kind, st.state, p, legal, len(legal), on,
-                            aux, narrow.copy()) == a0
+        a0 = call_literal(agent, G, st.state, p, legal, len(legal), off, aux, narrow.copy())
+        assert call_literal(agent, G, st.state, p, legal, len(legal), off, aux,
+                            wide.copy()) == a0
+        assert call_literal(agent, G, st.state, p, legal, len(legal), on, aux,
+                            narrow.copy()) == a0
 
 
 @pytest.mark.slow

@@ -1,7 +1,8 @@
 """The compiled game loop specialized on one policy kind (agents.loop.play_games' literal
 ``one_kind``) plays exactly the games of the general loops (the game's own policies,
-``OWN_KINDS``, and every policy, ``ANY_KINDS``), for every game and a search agent, and the
-runner compiles in the parent before fanning out (experiments.runner._compile_first)."""
+``OWN_KINDS``, and a table with search agents or ``net``, ``mixed_kind``), for every game and a
+search agent, and the runner compiles in the parent before fanning out
+(experiments.runner._compile_first)."""
 
 import os
 import time
@@ -11,9 +12,10 @@ import pytest
 from numba import types
 
 from agents import loop
-from agents.dispatch import ANY_KINDS, OWN_KINDS, table_kind
+from agents.dispatch import OWN_KINDS, _seated_extra, mixed_kind, table_kind
 from agents.net import K_NET
-from agents.policy import agents_module, resolve
+from agents.search import K_ISMCTS, K_PIMC
+from agents.policy import USER_KIND, agents_module, resolve
 from engines.protocol import chance
 from engines.protocol.kernels import call_literals
 from engines.protocol import GAME_IDS, core_of, game_class
@@ -26,8 +28,9 @@ CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("river_ra
 def _play(game, n, name, one_kind, n_games):
     """Play ``n_games`` of ``name`` (one name, or one per seat) through the loop specialized on
     its one kind (``one_kind`` True) or through the general loop a table of several kinds
-    that includes it would use (False: ``OWN_KINDS`` for the game's own policies, else
-    ``ANY_KINDS``; the literal ``ANY_KINDS`` itself for ``one_kind="any"``)."""
+    that includes it would use (False: ``OWN_KINDS`` for the game's own policies, else the
+    mixed kind of its search agents; ``one_kind="mixed"``: the loop of a table that seats
+    ``pimc`` beside them)."""
     cfg = game_class(game)._as_config({"n_players": n})
     C = core_of(game)
     kinds, rows, _ = resolve(game, name, n)
@@ -36,12 +39,12 @@ def _play(game, n, name, one_kind, n_games):
     out = np.zeros((n_games, len(C.OUTCOME_FIELDS)), dtype=np.int64)
     bad = np.full(3, -1, dtype=np.int64)
     aux = agents_module(game).make_aux(cfg)
-    if one_kind == "any":
-        k = ANY_KINDS
+    if one_kind == "mixed":
+        k = mixed_kind([K_PIMC])
     elif one_kind:
         k = int(kinds[0])
-    else:
-        k = OWN_KINDS if all(int(x) < K_NET for x in kinds[:n]) else ANY_KINDS
+    else:  # a user seat beside them: never one kind, the shipped seats decide the loop
+        k = table_kind([*kinds[:n], USER_KIND])
     call_literals(loop.play_games, (GAME_IDS[game], k), cfg.to_array(), seeds, kinds, rows, aux,
                   ret, out, bad)
     assert bad[0] == -1
@@ -73,26 +76,30 @@ def test_run_games_uses_the_one_kind_loop_only_when_all_seats_agree():
 
 def test_table_kind_compiles_search_agents_and_net_only_where_a_seat_plays_one():
     """One kind for a table of one shipped kind; the game's own policies (below K_NET) alone:
-    OWN_KINDS; a search agent or net at the table: ANY_KINDS; a user seat is never one kind."""
-    from agents.policy import USER_KIND
-    from agents.search import K_PIMC
-
+    OWN_KINDS; search agents or net at the table: a mixed kind that compiles in exactly those
+    agents; a user seat is never one kind."""
     assert table_kind([2, 2, 2]) == 2 and table_kind([K_PIMC]) == K_PIMC
     assert table_kind([2, 1, 0]) == OWN_KINDS
-    assert table_kind([2, K_PIMC]) == ANY_KINDS and table_kind([K_NET, 2]) == ANY_KINDS
+    assert _seated_extra(table_kind([2, K_PIMC])) == (K_PIMC,)
+    assert _seated_extra(table_kind([K_NET, 2])) == (K_NET,)
+    assert _seated_extra(table_kind([K_ISMCTS, K_PIMC, 0, K_PIMC])) == (K_PIMC, K_ISMCTS)
+    assert len({mixed_kind([K_PIMC]), mixed_kind([K_ISMCTS]), mixed_kind([K_PIMC, K_ISMCTS]),
+                mixed_kind([K_NET]), OWN_KINDS}) == 5
     assert table_kind([USER_KIND, USER_KIND]) == OWN_KINDS
     assert table_kind([USER_KIND, 2, 2]) == OWN_KINDS
-    assert table_kind([USER_KIND + 1, K_NET]) == ANY_KINDS
+    assert _seated_extra(table_kind([USER_KIND + 1, K_NET])) == (K_NET,)
+    with pytest.raises(ValueError, match="bad kinds"):
+        mixed_kind([2, 1])
 
 
-def test_the_own_kinds_loop_plays_the_any_kinds_loops_games():
+def test_the_own_kinds_loop_plays_the_mixed_loops_games():
     """A River Rats table of its own four policies plays the same games through the loop that
     compiles only the game's own ``act`` (OWN_KINDS, what run_games uses) as through the loop
-    that compiles every policy and search agent (ANY_KINDS)."""
+    of a table that also seats a search agent (``pimc`` compiled in beside ``act``)."""
     pols = ["heuristic", "greedy", "peek", "random"]
     ret0, out0, k0 = _play("river_rats", 4, pols, False, 300)
-    ret1, out1, k1 = _play("river_rats", 4, pols, "any", 300)
-    assert (k0, k1) == (OWN_KINDS, ANY_KINDS)
+    ret1, out1, k1 = _play("river_rats", 4, pols, "mixed", 300)
+    assert (k0, k1) == (OWN_KINDS, mixed_kind([K_PIMC]))
     np.testing.assert_array_equal(ret0, ret1)
     np.testing.assert_array_equal(out0, out1)
 
