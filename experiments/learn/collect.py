@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 from numba import literally, njit
 
-from agents.dispatch import g_act
-from agents.net import g_action_features
+from agents.dispatch import g_act_base
+from agents.net import g_action_features, net_act
 from agents.search import K_NET_PIMC, net_pimc_values, pimc_values
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
@@ -67,10 +67,11 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
     ``game``: literal game id; ``cfg``: config array; ``t_kind``/``t_params``: the teacher's
     kind and parameter row (a PIMC preset, or a ``net-search`` preset: then each action's
     value is its mean plus the prior term of :func:`agents.search.net_pimc`); ``s_kind``: -1
-    (the teacher plays its choice) or the shipped policy kind that plays (``agents.net.K_NET``:
-    a DAgger round) with ``s_params``;
-    ``h_kind``/``h_params``: the game's heuristic, whose choice is recorded too (on a copy of
-    the seat's memory, so the games do not depend on it); ``aux``:
+    (the teacher plays its choice) or ``agents.net.K_NET`` (the student ``net`` plays with
+    ``s_params``: a DAgger round);
+    ``h_kind``/``h_params``: the game's heuristic (a kind of the game's own ``act``), whose
+    choice is recorded too (on a copy of the seat's memory, so the games do not depend on it);
+    only those policies are compiled in (not every search agent); ``aux``:
     the table's aux (:func:`agents.policy.table_aux`). Outputs (capacities from the caller):
     ``x_idx`` ``int32`` / ``x_val`` ``float32`` the tensor's nonzero positions and values of
     every decision, ``x_ptr`` ``int64 (D + 1,)`` their offsets; ``leg`` ``int32 (D, MAX_LEGAL)``
@@ -107,7 +108,7 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
         if d >= dec.shape[0]:
             return -1
         hmem[:] = mem[p]
-        hc = g_act(game, h_kind, s, p, legal, n, h_params, aux, hmem)
+        hc = g_act_base(game, h_kind, s, p, legal, n, h_params, aux, hmem)
         g_observation_tensor(game, s, p, x)
         g_action_features(game, s, p, legal, n, h_params, mem[p], fs[d], fa[d])
         nz = append_sparse(x, x_idx, x_val, nz)
@@ -129,7 +130,7 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
             q[d, i] = 0.0
         a = legal[best]
         if s_kind >= 0:
-            a = g_act(game, s_kind, s, p, legal, n, s_params, aux, mem[p])
+            a = net_act(game, s, p, legal, n, s_params, aux, mem[p])
         dec[d, 0] = g_num_players(game, s)
         dec[d, 1] = p
         dec[d, 2] = legal[best]
