@@ -605,6 +605,14 @@ def _table_kernel(conds, specs, keep_self, ms_off, ms_vals, ms_w, ms_nb, out):
                 out[:, n6, spec, PLAN_X1 + x - 1] = tmp[0]
 
 
+_TABLE_ROWS: dict[tuple[bytes, bool, bool], np.ndarray] = {}
+"""Memo of :func:`exact_table`: one card's rows ``(6, 8, N_PLANS)`` per (its compiled
+condition, ``deep_waters``, ``adjust_may_be_unused``)."""
+TABLE_ROWS_KEPT = 8192
+"""Cards' rows the memo of :func:`exact_table` keeps (about 3.8 KB each); beyond, it starts
+again empty."""
+
+
 def exact_table(conds, deep_waters: bool = True, adjust_may_be_unused: bool = True
                 ) -> np.ndarray:
     """Exact catch probability of every card under every standard loadout.
@@ -612,19 +620,42 @@ def exact_table(conds, deep_waters: bool = True, adjust_may_be_unused: bool = Tr
     Loadouts: 0..5 d6 x every subset of the special dice (d12, d20, and d4 when
     ``deep_waters``) x the lure plans :data:`PLAN_NAMES`.
 
+    A card's probabilities depend on its own condition only, so each card's rows are computed
+    once per process (per condition and flags; a deck whose points change, or one card's
+    condition, computes only the cards not seen before: a rebalance's trials, the Lure
+    heuristic's table of every batch) and the result is the same, bit for bit, as computing
+    the whole deck at once.
+
     Returns:
-        ``float64`` array ``(cards, 6, 8, N_PLANS)`` indexed ``[card, n_d6, spec, plan]`` where
-        ``spec`` is the special-dice bit mask (1 d12, 2 d20, 4 d4); subsets containing the d4
-        are NaN when ``deep_waters`` is False.
+        A new ``float64`` array ``(cards, 6, 8, N_PLANS)`` indexed ``[card, n_d6, spec, plan]``
+        where ``spec`` is the special-dice bit mask (1 d12, 2 d20, 4 d4); subsets containing
+        the d4 are NaN when ``deep_waters`` is False.
 
     Raises:
         ValueError: malformed conditions.
     """
     conds = _as_conds(conds)
+    flags = (bool(deep_waters), bool(adjust_may_be_unused))
+    keys = [(row.tobytes(),) + flags for row in conds]
+    todo = list(dict.fromkeys(k for k in keys if k not in _TABLE_ROWS))
+    if todo:
+        if len(_TABLE_ROWS) + len(todo) > TABLE_ROWS_KEPT:
+            _TABLE_ROWS.clear()
+        rows = np.array([np.frombuffer(k[0], dtype=np.int64) for k in todo])
+        for k, t in zip(todo, _exact_table_of(rows, *flags), strict=True):
+            _TABLE_ROWS[k] = t
+    return np.array([_TABLE_ROWS[k] for k in keys]).reshape(
+        (conds.shape[0], MAX_D6 + 1, 8, N_PLANS))
+
+
+def _exact_table_of(conds: np.ndarray, deep_waters: bool, adjust_may_be_unused: bool
+                    ) -> np.ndarray:
+    """:func:`exact_table` of ``conds`` (``int64 (cards, COND_LEN)``) computed, not
+    remembered."""
     off, vals, w, nb = _multiset_pack()
     specs = np.arange(8 if deep_waters else 4, dtype=np.int64)
     out = np.full((conds.shape[0], MAX_D6 + 1, 8, N_PLANS), np.nan)
-    _table_kernel(conds, specs, bool(adjust_may_be_unused), off, vals, w, nb, out)
+    _table_kernel(conds, specs, adjust_may_be_unused, off, vals, w, nb, out)
     return np.minimum(out, 1.0)  # float sums may exceed 1 by ~1e-15 (NaN stays NaN)
 
 

@@ -146,6 +146,25 @@ def test_table_agrees_with_single_loadouts():
     assert np.isnan(base[:, :, 4:, :]).all() and not np.isnan(base[:, :, :4, :]).any()
 
 
+def test_table_rows_of_a_card_are_its_own_bit_for_bit():
+    """A card's rows of exact_table are the same alone, in its deck, remembered or computed
+    (the memo computes each condition once), and every call returns a new array."""
+    from engines.dice.checker import _exact_table_of
+
+    deck = default_deck()
+    conds = np.ascontiguousarray(deck.conds, dtype=np.int64)
+    whole = _exact_table_of(conds, True, True)
+    alone = np.concatenate([_exact_table_of(conds[i:i + 1], True, True)
+                            for i in range(0, len(conds), 7)])
+    np.testing.assert_array_equal(alone, whole[::7])
+    first = dice.exact_table(conds[::-1])
+    again = dice.exact_table(conds[::-1])
+    np.testing.assert_array_equal(first, whole[::-1])
+    assert first is not again
+    first[:] = 0.0  # the caller's own array: the memo is unchanged
+    np.testing.assert_array_equal(dice.exact_table(conds), whole)
+
+
 @pytest.mark.parametrize("lo", [dice.Loadout(5), dice.Loadout(3, d20=True, n_adjust=2),
                                 dice.Loadout(4, d12=True, d4=True, extras=(6,), n_adjust=1)],
                          ids=lambda lo: lo.label())
