@@ -567,10 +567,9 @@ def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
 
 @njit(inline="always")
 def search_by_kind(game, kind, s, player, legal, n_legal, params, aux, rng):
-    """:func:`search_act`'s dispatch, inlined into its caller (Numba IR inlining): a compiled
-    caller (the game loop at a table of several kinds, :mod:`agents.dispatch`) reaches the four
-    agents with no compiled layer between (Numba compiles every called function as its own
-    module holding everything below it)."""
+    """:func:`search_act`'s dispatch over the four agents, inlined into its caller (Numba IR
+    inlining: no compiled layer between the caller and the agents). A table of the compiled
+    loop dispatches over only the agents it seats (:func:`agents.dispatch.mixed_kind`)."""
     if kind == K_ISMCTS:
         return ismcts(game, s, player, legal, n_legal, params, aux, rng)
     if kind == K_NET_ISMCTS:
