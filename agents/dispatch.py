@@ -26,7 +26,7 @@ from numba import njit, types
 
 from agents.contract import contract
 from engines.protocol import GAME_NAMES
-from engines.protocol.direct import direct_call
+from engines.protocol.direct import direct_call, direct_call_by_game
 from engines.protocol.kernels import core_for_id
 
 __all__ = ["g_act", "g_act_base", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS",
@@ -127,13 +127,7 @@ def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
     fallback."""
 
 
-def _pick_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
-    if not isinstance(game, types.IntegerLiteral):
-        return None
-    return contract(GAME_NAMES[game.literal_value]).act, (1, 2, 3, 4, 5, 6, 7, 8)
-
-
-g_act_base = direct_call(g_act_base, _pick_act_base)
+g_act_base = direct_call_by_game(g_act_base, lambda game_id: contract(GAME_NAMES[game_id]).act)
 
 
 @functools.cache

@@ -79,11 +79,13 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit, types
 
+from agents.contract import contract
 from agents.dispatch import g_act_base
 from agents.net import K_NET, net_act, net_logits, softmax
 from agents.value import learned_leaf
+from engines.protocol import GAME_NAMES
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
-from engines.protocol.direct import direct_call
+from engines.protocol.direct import direct_call, direct_call_by_game
 from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
@@ -158,22 +160,8 @@ def g_leaf_value(game, state, weights, out):
     """``agents.<game>.leaf_value``: each player's value of ``state`` into ``out``."""
 
 
-def _pick_leaf_value(game, state, weights, out):
-    if not isinstance(game, types.IntegerLiteral):
-        return None
-    return _game_leaf_value(game.literal_value), (1, 2, 3)
-
-
-def _game_leaf_value(game_id: int):
-    """``agents.<game>.leaf_value`` of the game with id ``game_id``."""
-    import importlib
-
-    from engines.protocol import GAME_NAMES
-
-    return importlib.import_module(f"agents.{GAME_NAMES[game_id]}").leaf_value
-
-
-g_leaf_value = direct_call(g_leaf_value, _pick_leaf_value)
+g_leaf_value = direct_call_by_game(
+    g_leaf_value, lambda game_id: contract(GAME_NAMES[game_id]).leaf_value)
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ import pytest
 from numba import literally, njit, types
 from numba.core.errors import TypingError
 
-from engines.protocol.direct import direct_call
+from engines.protocol.direct import direct_call, direct_call_by_game
 
 
 @njit
@@ -83,3 +83,23 @@ def test_the_name_keeps_the_stub_and_refuses_python_calls():
     assert "kept by the compiled name" in g_pick.__doc__
     with pytest.raises(NotImplementedError):
         g_pick(0, 1, np.array([1]))
+
+
+def g_by_game(game, x, y):
+    """Every argument after the game id, to the game's function."""
+
+
+g_by_game = direct_call_by_game(g_by_game, {0: _double_plus}.get)
+
+
+@njit
+def _call_by_game(game, x, y):
+    literally(game)
+    return g_by_game(game, x, y)
+
+
+def test_by_game_forwards_every_argument_after_the_game_id():
+    y = np.array([5], dtype=np.int64)
+    assert _call_by_game(0, 3, y) == 2 * 3 + 5
+    with pytest.raises(TypingError):
+        _call_by_game(1, 3, y)  # resolve has nothing for game 1

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import inspect
 
+from numba import types
 from numba.extending import intrinsic
 
-__all__ = ["direct_call"]
+__all__ = ["direct_call", "direct_call_by_game"]
 
 
 def direct_call(stub, pick):
@@ -72,3 +73,18 @@ def direct_call(stub, pick):
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
          for n in ("typingctx",) + params])
     return intrinsic(prefer_literal=True)(typer)
+
+
+def direct_call_by_game(stub, resolve):
+    """:func:`direct_call` for the common shape ``stub(game, *args)`` -> ``resolve(game_id)(
+    *args)``: ``game`` must be a literal game id; ``resolve(game_id)`` returns the compiled
+    function of that game to call with every argument after ``game``, or ``None`` (no
+    implementation for that game: a typing error)."""
+    positions = tuple(range(1, len(inspect.signature(stub).parameters)))
+
+    def pick(game, *args):
+        if not isinstance(game, types.IntegerLiteral):
+            return None
+        fn = resolve(game.literal_value)
+        return None if fn is None else (fn, positions)
+    return direct_call(stub, pick)

@@ -5,7 +5,7 @@ against these functions, ``g_legal_actions(game, s, out)`` and so on, where ``ga
 of :data:`engines.protocol.GAME_IDS`. The caller makes ``game`` a compile-time constant with
 ``numba.literally(game)``; each ``g_<kernel>`` below, made by one factory from the kernel's
 name and parameters (:data:`KERNELS`), then compiles to a direct call of the kernel of that
-game's core (:func:`engines.protocol.direct.direct_call`; inlined by LLVM). So one
+game's core (:func:`engines.protocol.direct.direct_call_by_game`; inlined by LLVM). So one
 source compiles into one specialization per game, each cached on disk by Numba like any
 ``cache=True`` function, and a run that uses only River Rats compiles only River Rats.
 
@@ -22,7 +22,7 @@ from numba.core import errors
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
-from engines.protocol.direct import direct_call
+from engines.protocol.direct import direct_call_by_game
 
 __all__ = ["g_init_state", "g_legal_actions", "g_apply_action", "g_is_terminal", "g_returns",
            "g_current_player", "g_num_players", "g_observe", "g_information_state",
@@ -53,7 +53,7 @@ _OPTS = {"cache": True}
 def _by_game_id(name: str, params: tuple[str, ...]):
     """``g_<name>(game, *params)``: kernel ``name`` of the game with id ``game``, listed in
     :data:`KERNELS`. Given a literal ``game``, a call compiles to a direct call of
-    ``engines.<game>.core.<name>`` (:func:`engines.protocol.direct.direct_call`: no compiled
+    ``engines.<game>.core.<name>`` (:func:`engines.protocol.direct.direct_call_by_game`: no compiled
     module between the caller and the kernel); given anything else, Numba finds no
     implementation."""
     def dispatch(game, *args):
@@ -66,14 +66,8 @@ def _by_game_id(name: str, params: tuple[str, ...]):
     dispatch.__signature__ = inspect.Signature(
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
          for n in ("game", *params)])
-    positions = tuple(range(1, len(params) + 1))
-
-    def pick(game, *args):
-        core = _core(game)
-        return None if core is None else (getattr(core, name), positions)
-
     KERNELS[name] = params
-    return direct_call(dispatch, pick)
+    return direct_call_by_game(dispatch, lambda game_id: getattr(core_for_id(game_id), name))
 
 
 g_init_state = _by_game_id("init_state", ("cfg", "seed", "out"))

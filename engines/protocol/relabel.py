@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import inspect
 
 from numba import njit, types
 from numba.extending import overload
 
 from engines.protocol import GAME_NAMES
 from engines.protocol.chance import rand_below
-from engines.protocol.direct import direct_call
+from engines.protocol.direct import direct_call_by_game
 
 __all__ = ["shuffle_onto", "has_relabel", "g_relabel_cards", "g_relabel_map", "g_relabel",
            "g_relabel_action", "g_relabeled_world", "g_relabel_consistent"]
@@ -72,18 +71,16 @@ def _ov_cards(game):
 
 
 def _hook_call(stub, hook: str, none):
-    """``stub`` as a compiled name (:func:`engines.protocol.direct.direct_call`) that calls the
-    game's relabel hook ``hook`` (a function of ``engines/<game>/relabel.py``) with the
-    arguments after ``game``, or ``none`` (compiled, the same arguments) for a game without
+    """``stub`` as a compiled name (:func:`engines.protocol.direct.direct_call_by_game`) that
+    calls the game's relabel hook ``hook`` (a function of ``engines/<game>/relabel.py``) with
+    the arguments after ``game``, or ``none`` (compiled, the same arguments) for a game without
     hooks."""
-    positions = tuple(range(1, len(inspect.signature(stub).parameters)))
-
-    def pick(game, *args):
-        R, ok = _hooks(game)
-        if not ok:
-            return None
-        return (none if R is None else getattr(R, hook)), positions
-    return direct_call(stub, pick)
+    def resolve(game_id):
+        name = GAME_NAMES[game_id]
+        if not has_relabel(name):
+            return none
+        return getattr(importlib.import_module(f"engines.{name}.relabel"), hook)
+    return direct_call_by_game(stub, resolve)
 
 
 @njit(cache=True)
