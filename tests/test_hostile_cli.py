@@ -169,13 +169,15 @@ def _interrupt_after(argv, ready, tmp_path, stdin=None):
     import signal
     import time
 
-    # Ctrl-C in a terminal reaches a command whose SIGINT is the default; a test run started
-    # in the background of a shell (`make test &`) hands its children SIGINT ignored, so the
-    # child gets the default back, as the user's terminal would give it.
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *argv], cwd=ROOT,
+    # Ctrl-C in a terminal reaches a command whose SIGINT is Python's default; a test run
+    # started in the background of a shell (`make test &`) hands its children SIGINT ignored,
+    # so the child sets the default back, as the user's terminal would give it, and runs the
+    # console script's main (what `python -m experiments.cli` runs).
+    start = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from experiments.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", start, *argv], cwd=ROOT,
                             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 240
     while time.time() < deadline and proc.poll() is None and not ready():
         time.sleep(0.05)

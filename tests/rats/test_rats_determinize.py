@@ -6,6 +6,7 @@ state, seed) only (bit-identical after permuting hidden cards, idempotent), unif
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from math import comb
@@ -55,20 +56,30 @@ def hidden_swap(s, p):
     return None
 
 
-STATES = [g for n, seed, opts in [(2, 1, {}), (3, 2, {}), (4, 3, {}), (5, 4, {}),
-                                  (4, 5, {"ace_high_sequences": True})]
-          for g in random_walk(n, seed, every=7, **opts)]
+# The seeded walks below give STATE_COUNT states (test_states_cover_the_phases_and_later_rounds
+# checks it). They are played on first use, not when the module is collected: each test process
+# collects every module, so games played at collection are compiled and played by both.
+STATE_COUNT = 103
+
+
+@functools.cache
+def states():
+    """The seeded random walks' states (every 7th), played once per process."""
+    return [g for n, seed, opts in [(2, 1, {}), (3, 2, {}), (4, 3, {}), (5, 4, {}),
+                                    (4, 5, {"ace_high_sequences": True})]
+            for g in random_walk(n, seed, every=7, **opts)]
 
 
 def test_states_cover_the_phases_and_later_rounds():
-    phases = Counter(int(g.state[C.PHASE]) for g in STATES)
+    assert len(states()) == STATE_COUNT
+    phases = Counter(int(g.state[C.PHASE]) for g in states())
     assert all(phases[ph] > 0 for ph in range(4))
-    assert any(g.state[C.ROUND] >= 3 for g in STATES)
+    assert any(g.state[C.ROUND] >= 3 for g in states())
 
 
-@pytest.mark.parametrize("k", range(0, len(STATES), 12))
+@pytest.mark.parametrize("k", range(0, STATE_COUNT, 12))
 def test_determinize_properties(k):
-    for g in STATES[k:k + 12]:
+    for g in states()[k:k + 12]:
         s = g.state
         n = g.n_players
         for p in range(n):
@@ -150,7 +161,7 @@ def test_information_state_layout():
     assert i1[C.VIEW] == C.VIEW_INFO and i1[C.OBS_PLAYER] == 1 and i1[C.RNG] == 0
     assert (i1[C.INFO_HOLD:C.INFO_HOLD + 5] == 0).all()
     assert i1[C.HAND] == 0 and i1[C.HAND + 1] == g.state[C.HAND + 1]
-    late = next(x for x in STATES if x.state[C.ROUND] >= 2 and x.n_players == 4)
+    late = next(x for x in states() if x.state[C.ROUND] >= 2 and x.n_players == 4)
     s = late.state
     i0 = info(s, 0)
     for q in range(4):
@@ -239,7 +250,7 @@ def test_builder_with_a_complete_lead_is_not_conditioned():
 def test_observation_tensor_is_one_hot_per_card():
     """Every card is in exactly one plane of the tensor (own hand, own set aside, a table, a
     capture pile, a known holding, unknown); the scalars are in [0, 1]."""
-    for g in STATES[::5]:
+    for g in states()[::5]:
         for p in range(g.n_players):
             t = tensor(g.state, p)
             planes = t[:C.N_PLANES * 54].reshape(54, C.N_PLANES)
@@ -252,7 +263,7 @@ def test_rollouts_from_determinized_states_reach_the_end():
     and random play ends the game (cards conserved)."""
     rng = np.array([77], dtype=np.int64)
     buf = np.empty(C.MAX_LEGAL, dtype=np.int64)
-    for g in STATES[::3]:
+    for g in states()[::3]:
         for p in range(g.n_players):
             d = det(g.state, p, 31 + p)
             steps = 0

@@ -5,6 +5,7 @@ action and same policy memory on a determinized copy)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 
@@ -51,13 +52,26 @@ def hidden_swap(s, p):
     return None
 
 
-STATES = [g for n, seed in [(3, 1), (4, 2), (5, 3), (4, 40)]
-          for g in random_walk(n, seed, open_single_every_round=seed != 40)[::3]]
+# The seeded walks below give STATE_COUNT states (test_state_count checks it). They are played
+# on first use, not when the module is collected: each test process collects every module, so
+# games played at collection are compiled and played by both.
+STATE_COUNT = 145
 
 
-@pytest.mark.parametrize("k", range(0, len(STATES), 5))
+@functools.cache
+def states():
+    """Every third state of the seeded random walks, played once per process."""
+    return [g for n, seed in [(3, 1), (4, 2), (5, 3), (4, 40)]
+            for g in random_walk(n, seed, open_single_every_round=seed != 40)[::3]]
+
+
+def test_state_count():
+    assert len(states()) == STATE_COUNT
+
+
+@pytest.mark.parametrize("k", range(0, STATE_COUNT, 5))
 def test_determinize_properties(k):
-    for g in STATES[k:k + 5]:
+    for g in states()[k:k + 5]:
         s = g.state
         n = g.n_players
         for p in range(n):
@@ -193,7 +207,7 @@ def test_policies_play_the_same_on_a_determinized_state(spec):
     params = np.zeros(A.PARAMS_WIDTH)
     params[:len(spec.default_params)] = spec.default_params
     aux = A.make_aux(None)
-    for g in STATES:
+    for g in states():
         s = g.state
         if g.is_terminal():
             continue
