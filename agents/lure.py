@@ -159,7 +159,7 @@ def random_policy(state, player, legal, n_legal, params, rng):
 
 
 # ---------------------------------------------------------------- the heuristic family
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _opp_loadout(m, deep):
     """(n_d6, spec) assumed for an opponent casting ``m`` dice: d6 first, then d20, d12, d4."""
     if m <= 5:
@@ -308,7 +308,7 @@ def plan_cast(state, p, params, aux):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _adjust_value(state, p, conds, vals, counts):
     """Points of the table's fish met by seat ``p`` when its dice show ``vals`` (per slot, -1
     unused) with its extra-die lures (a lure was used: it played adjusts)."""

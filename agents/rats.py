@@ -301,7 +301,7 @@ def _score_bound(k, nj, single, params):
     return params[0] * k + w1 + params[2] * nj + (params[3] if single else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_single(hand, params):
     """The best single lead of ``hand`` by :func:`_lead_score` and its score, the first in
     :func:`engines.rats.core.generate_leads` order among equals (each natural card ascending;
@@ -325,7 +325,7 @@ def _best_single(hand, params):
     return best, bs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _longer_bound(hand, params):
     """An upper bound of :func:`_lead_score` over every lead of two or more cards of ``hand``
     (the largest :func:`_score_bound` over their possible sizes and joker counts); ``-inf`` if

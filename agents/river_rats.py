@@ -305,7 +305,7 @@ def _slot_p(rel, mrel, ctx, prm):
     return 1.0 - miss
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pow_tables(h, q):
     """The powers of :func:`_slot_p` for the parameters ``h`` (``h_eff``) and ``q``
     (``q_market``), computed by the same expressions: ``out_h[u, k] = (1 - k/u)**h`` (1 for
@@ -705,7 +705,7 @@ def _best_play_memo(f, w, L, prm):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rat_without(s, slot, peek, w):
     """The Rat's (face-up, or all if ``peek``) best strength without its card at ``slot``."""
     n = 0

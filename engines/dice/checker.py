@@ -193,7 +193,7 @@ def _features(vals, nv, counts):
     return total, maxc, odd, even
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_kernel(rolls, faces, lure_used, cond, out):
     n, k = rolls.shape
     ncard = cond.shape[0]
@@ -328,7 +328,7 @@ def _multiset_pack():
 
 
 # ---------------------------------------------------------------- exact enumeration
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _class_masks(conds, n6, spec, extras, lure_flag, ms_off, ms_vals, masks):
     """Bit masks of cards met by every roll of one dice class (no adjusts).
 
@@ -376,7 +376,7 @@ def _class_masks(conds, n6, spec, extras, lure_flag, ms_off, ms_vals, masks):
                     r += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ball_step(masks, out, n6, spec, ms_off, ms_nb, keep_self):
     """One adjust: ``out[r] = (masks[r] if keep_self) | OR of masks over one-step neighbours``.
 
@@ -581,7 +581,7 @@ PLAN_NAMES = ("none", "boost", "adj", "adj+adj", "x1", "x2", "x3", "x4", "x5", "
 adjusts; one extra-die lure showing 1..6."""
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_kernel(conds, specs, keep_self, ms_off, ms_vals, ms_w, ms_nb, out):
     ncard = conds.shape[0]
     tmp = np.zeros((3, ncard))
@@ -723,7 +723,7 @@ def count_deltas(faces_shown, faces, k: int, need_parity: bool = False) -> int:
     return int(enumerate_deltas(lo, hi, n, k, need_parity, buf))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mc_kernel(conds, n6, spec, extras, lure_flag, n_adjust, need_parity, seed, n, hits):
     ncard = conds.shape[0]
     nd = n6 + (spec & 1) + ((spec >> 1) & 1) + ((spec >> 2) & 1)

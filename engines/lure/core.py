@@ -370,7 +370,7 @@ def draw_lure(s, p):
 
 
 # ---------------------------------------------------------------- setup and rounds
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reveal_one(s):
     pos = s[H_DRAWPOS]
     c = s[DRAW + pos]
@@ -577,7 +577,7 @@ def _roll_group(s):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve_group(s):
     """Catch every fish met by the acting group (rules step 3): the member who meets it takes
     it; simultaneous members: the lower sum takes it, equal lowest sums leave it; a stubborn
@@ -713,7 +713,7 @@ def _advance(s):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _reveal(s):
     """All casts are in: reveal, rank the groups by dice count (extra-die lures do not count),
     roll the first group (rules step 3)."""
@@ -971,7 +971,7 @@ def information_state(s, p, out):
     out[S_CFG:STATE_SIZE] = s[S_CFG:STATE_SIZE]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sample_adjust(out, q):
     """Final dice of player ``q`` uniform among those its adjusts reach from its raw roll (at
     most ``k`` unit steps, never past a face; with the parity of ``k`` when adjusts must be

@@ -95,7 +95,7 @@ def category_of(strength):
     return strength >> 20
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _to_river_rats(v):
     cat = v >> 20
     if cat == 5 or cat == 6:

@@ -171,7 +171,7 @@ def _rank_multisets(min_cards: int, max_cards: int):
     return np.array(out, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _multiset_values(multisets, mult):
     n = multisets.shape[0]
     keys = np.zeros(n, dtype=np.int64)
@@ -195,7 +195,7 @@ def _multiset_values(multisets, mult):
     return keys, vals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _perfect_hash(keys, shift):
     """Row-displacement perfect hash: returns (offsets, slot of each key, table size)."""
     n_rows = (keys.max() >> shift) + 1

@@ -146,7 +146,7 @@ def game_seeds(seed: int, n_games: int, start: int = 0) -> np.ndarray:
     return _game_seeds(w, int(start), int(n_games))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _game_seeds(w, start, n):
     out = np.empty(n, dtype=np.int64)
     for i in range(n):

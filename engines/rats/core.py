@@ -654,7 +654,7 @@ def _seq_extendable(nat_chosen, s, extra, t_min, t_max, ace_high):
     return _window_fits(pn, n_n, pe, t_min, t_max, limit, s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kind_available(hand, kind, ace_high):
     """True if ``hand`` holds at least one lead of ``kind`` (what makes the declaration of
     that kind legal)."""
@@ -1018,7 +1018,7 @@ def _end_round(s):
     s[LEADER] = w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _truncate(s):
     """End a game that reached MAX_GAME_LENGTH decisions: the current trick is void (its cards
     go back to the hands they came from), then the game ends as in the ``max_rounds`` variant,
@@ -1239,7 +1239,7 @@ def determinize(s, p, seed, out):
     out[RNG] = chance.mix(np.int64(seed) ^ DET_SALT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_hidden(s, p, out):
     """One uniform placement of what ``p`` cannot see (see :func:`determinize`) into
     ``out``, drawing from ``out[RNG]``."""

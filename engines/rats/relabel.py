@@ -46,7 +46,7 @@ def _mask_cards(m, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _group(s, p, src, q_or_all):
     """The cards of one relabelling group in canonical place order (each place's cards in id
     order): round 1 (``q_or_all`` = -1) every other seat's hand and set-aside pile, then the

@@ -264,7 +264,7 @@ def may_follow(table_number, table_count, number, count):
 
 
 # ----------------------------------------------------------------------------- game flow
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal(st, n):
     size = _DECK_SIZE[n]
     deck = _DECKS[n, :size].copy()

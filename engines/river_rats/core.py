@@ -627,7 +627,7 @@ def _end_game(s, status, reason):
     s[PHASE] = PH_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _resolve(s):
     """"Resolution" 1-6 of a full collective hand."""
     pstr = players_strength(s)
@@ -732,7 +732,7 @@ def _end_turn(s):
 
 
 # ---- legal actions ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _joker_options(s, out, n):
     if s[JUP] == 0 or s[JOKER_USED] == 1:
         return n
@@ -1030,7 +1030,7 @@ def is_legal(s, a, buf):
 
 
 # ---- applying actions -----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_from_hand_or_market(s, c):
     """Remove card ``c`` from the current hand, else from the market; 0 hand, 1 market."""
     if _remove(s, hand_base(s[CUR]), c) >= 0:
@@ -1051,14 +1051,14 @@ def _push_to_market(s, arg):
         _know(s, arg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stake_card(s):
     c = draw_hidden(s)
     if c >= 0:
         _push(s, STAKE, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _expert_reveal(s):
     if s[PHASE] == PH_EXPERT:
         _push(s, OUT, _pop(s, JUP))
@@ -1085,7 +1085,7 @@ def _expert_reveal(s):
         _finish_resolution(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _random_facedown_non_king(s):
     """Slot of a face-down non-King card of the Rat chosen uniformly by chance ("a joker ...
     removes one non-King card", advanced), or -1 if every face-down card is a King: then the
@@ -1122,7 +1122,7 @@ def _draw(s, k, arg, hb):
     _settle_draw(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_card(s, arg, p, hb):
     """``PLAY arg``: seat ``p`` puts hand card ``arg`` into the collective hand ("A turn" 2):
     face down when a face-down card is due (♠ Rat active; which card it was is hidden from the
@@ -1145,7 +1145,7 @@ def _play_card(s, arg, p, hb):
         _know(s, arg)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _use_joker(s, k, arg):
     """``JOKER arg`` (the face-up joker ``arg`` joins the collective hand) or ``JREMOVE arg``
     (advanced: the joker removes the Rat's card in slot ``arg``, or a face-down non-King card
@@ -1174,7 +1174,7 @@ def _use_joker(s, k, arg):
     _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _swap_in(s, k, arg, hb):
     """``SWAP_IN arg`` (♦ suit action: hand card ``arg`` replaces the chosen collective card,
     which goes to the hand) or ``PSWAP_IN arg`` (♦ power: market card ``arg`` and the chosen
@@ -1193,7 +1193,7 @@ def _swap_in(s, k, arg, hb):
     _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard(s, k, arg):
     """``DISCARD arg`` (♠ suit action: a hand or market card to the discard pile, the market
     refilled, the turn ends) or ``PDISCARD arg`` (♠ power: one card at a time, phase
@@ -1208,7 +1208,7 @@ def _discard(s, k, arg):
         s[PHASE] = PH_P_DISCARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _power_push(s, arg):
     """``PPUSH arg`` (♣ power): a card to the market, twice at most, then the turn ends."""
     _push_to_market(s, arg)
@@ -1218,7 +1218,7 @@ def _power_push(s, arg):
         _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stop(s):
     """``STOP``: the power ends (after the ♠ power's discards the market is refilled once) and
     so does the turn."""
@@ -1227,7 +1227,7 @@ def _stop(s):
     _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stuck(s):
     """``STUCK``: the player passes; when every player passed in a row the game is lost
     (``LOSS_STALL``)."""
@@ -1238,7 +1238,7 @@ def _stuck(s):
         _end_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_game_end(s):
     """After every action: a draw from an empty deck loses when the config says so
     (``LOSS_EMPTY``), and a game that reached :data:`MAX_GAME_LENGTH` decisions ends as a loss

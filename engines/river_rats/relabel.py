@@ -144,7 +144,7 @@ def relabel(src, perm, out):
         out[C.SCR + i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _relabel_pile(src, b, perm, out):
     for i in range(src[b]):
         c = src[b + 1 + i]
