@@ -597,6 +597,32 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
             warm.join()
 
 
+def _probe_scheduler(scheduler: str) -> None:
+    """Fail at once, with one line, when the host of a ``tcp://host:port`` scheduler address
+    refuses the connection or does not resolve (dask's client retries those until its timeout,
+    :data:`CONNECT_TIMEOUT_S`); a host that does not answer at all is left to that timeout, and
+    other address forms to dask. Raises ``ValueError`` naming the address as given."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(scheduler if "://" in scheduler else "tcp://" + scheduler)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number: dask says what it expects
+        return
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except (ConnectionRefusedError, socket.gaierror) as exc:
+        why = ("refused the connection" if isinstance(exc, ConnectionRefusedError)
+               else "is not a known host")
+        raise ValueError(f"scheduler {scheduler!r}: {host}:{port} {why}; expected the address "
+                         "of a running dask scheduler such as tcp://host:8786") from None
+    except OSError:  # no answer, unreachable network: dask's own wait and message
+        return
+
+
 def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):
     if backend == "dask":
         try:
@@ -605,6 +631,7 @@ def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str |
             raise ValueError("backend 'dask' needs the cluster extra: "
                              "pip install 'boardlab[cluster]'") from exc
         if scheduler:
+            _probe_scheduler(scheduler)
             try:
                 client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT_S))
             except (OSError, TimeoutError) as exc:

@@ -27,16 +27,23 @@ def _sources():
 def single_site_helpers(texts):
     """Names of private ``@njit(cache=True)`` functions of engines/ and agents/ defined once
     and mentioned exactly once more (one call, not passed as a value or imported)."""
+    from collections import Counter
+
     defs = [m.group(1) for p, t in texts.items()
             if p.parts[len(ROOT.parts)] in ("engines", "agents")
             for m in re.finditer(r"^@njit\(cache=True\)\ndef (_\w+)\(", t, re.M)]
+    # every word and every call of every file counted once (not one scan of the sources per
+    # helper): a call is a name followed by "(" and preceded by nothing of a longer name or
+    # by a ".", as in ``_h(`` and ``C._h(``
+    mentions, calls = Counter(), Counter()
+    for t in texts.values():
+        mentions.update(re.findall(r"\b\w+\b", t))
+        calls.update(m.group(1) for m in re.finditer(r"(?:(?<![\w.])|(?<=\.))(\w+)\(", t))
     out = []
     for name in defs:
         if defs.count(name) > 1:
             continue
-        calls = sum(len(re.findall(rf"(?<![\w.]){name}\(|\.{name}\(", t)) for t in texts.values())
-        mentions = sum(len(re.findall(rf"\b{name}\b", t)) for t in texts.values())
-        if calls == 2 and mentions == 2:
+        if calls[name] == 2 and mentions[name] == 2:
             out.append(name)
     return out
 

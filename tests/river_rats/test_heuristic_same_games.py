@@ -26,9 +26,10 @@ import numpy as np
 import pytest
 from numba import literally, njit
 
-from agents.dispatch import g_act_seat, g_legal_seat, table_kind
+from agents.dispatch import g_act_seat, g_legal_seat, mixed_kind
 from agents.loop import run_games
 from agents.policy import resolve
+from agents.search import K_ISMCTS, K_PIMC
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix
 from engines.protocol.kernels import call_literals
@@ -88,13 +89,20 @@ def _cases():
 
 CASES = _cases()
 
+HASH_KIND = mixed_kind((K_PIMC, K_ISMCTS))
+"""The literal ``one_kind`` :func:`_play_hashes` is compiled with for every case: River Rats'
+own policies and the two search agents by kind at run time, one compiled loop for all cases
+(one per table literal compiled six loops, 30 s of a cold test run). The shipped loop
+(:func:`agents.loop.run_games`, checked against the same outcomes) keeps each table's own
+literal."""
+
 
 @njit(cache=True)
 def _play_hashes(game, one_kind, cfg, seeds, kinds, params, aux, hashes, outcomes):
     """Play one game per seed word as :func:`agents.loop.play_games` does (same seat streams,
-    same dispatch on the table's literal ``one_kind``) and write per game a hash of every action
-    and the final outcome row into ``hashes`` (``int64 (G,)``) and the outcome row into
-    ``outcomes``."""
+    the policies dispatched as on a table of literal ``one_kind``) and write per game a hash of
+    every action and the final outcome row into ``hashes`` (``int64 (G,)``) and the outcome row
+    into ``outcomes``."""
     literally(game)
     literally(one_kind)
     s = np.zeros(C.STATE_SIZE, dtype=np.int64)
@@ -125,7 +133,7 @@ def play_case(case):
     kinds, rows, _ = resolve("river_rats", pols, n, params)
     hashes = np.zeros(n_games, dtype=np.int64)
     outc = np.zeros((n_games, len(C.OUTCOME_FIELDS)), dtype=np.int64)
-    call_literals(_play_hashes, (GAME_IDS["river_rats"], table_kind(kinds[:n])), cfg.to_array(),
+    call_literals(_play_hashes, (GAME_IDS["river_rats"], HASH_KIND), cfg.to_array(),
                   seeds, kinds, rows, np.zeros(0), hashes, outc)
     _, loop_out = run_games(cfg, pols, seeds, params=params)
     return hashes, outc, loop_out
