@@ -212,3 +212,19 @@ def test_player_counts_out_of_range_name_the_part_as_typed(text, bad):
 
     with pytest.raises(ValueError, match=rf"^bad --players {bad}: Lure has 2 to 5 players$"):
         parse_player_counts(text, 2, 5, "Lure")
+
+
+def test_a_scheduler_that_refuses_the_connection_is_named_at_once(tmp_path, capsys):
+    """A ``--scheduler`` address whose host refuses the connection fails on the first try
+    (dask's client would retry it for its 10 s timeout) with one line saying so."""
+    import socket
+
+    with socket.socket() as s:  # a port bound but never listened on refuses connections
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        out = tmp_path / "out"
+        code, err = _run(["river-rats", "pairs", "--players", "4", "--out", str(out),
+                          "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"], capsys)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"127.0.0.1:{port} refused the connection" in err and "--scheduler" in err
+    assert not out.exists()
