@@ -1,8 +1,8 @@
 """Plain-Python reference poker evaluator: slow, obviously correct; the test oracle of
 :mod:`engines.poker`.
 
-Brute force: every way to turn the jokers into distinct cards not in the hand, every 5-card
-subset, each 5-card hand ranked by counting ranks and suits. Strengths use the same packed
+Brute force: every 5-card subset of the hand, every way to turn its jokers into distinct cards
+not in the hand, each 5-card hand ranked by counting ranks and suits. Strengths use the same packed
 encoding as :mod:`engines.poker` (``category << 20`` then the deciding ranks, 4 bits each),
 and the River Rats ranking (``docs/rules/river_rats.md``, "Hand ranking") keeps only the
 highest card of a flush and the three of a full house.
@@ -72,11 +72,14 @@ def best_strength(cards, rules: str = "standard") -> int:
     if len(cards) < 5:
         raise ValueError(f"{len(cards)} cards: need at least 5")
     real = [c for c in cards if c < 52]
-    n_jokers = len(cards) - len(real)
     free = [c for c in range(52) if c not in real]
+    # Every 5-card subset of the hand, each joker in it standing for every card not in the hand
+    # (distinct stand-ins). The same best as turning all jokers first and taking every subset
+    # after: a joker outside the subset changes nothing in it, and the jokers left over can
+    # always take other cards (a hand leaves out far more cards than it holds jokers).
     best = -1
-    for stand_ins in combinations(free, n_jokers):
-        hand = real + list(stand_ins)
-        for five in combinations(hand, 5):
-            best = max(best, pack(*rank_five(five), rules=rules))
+    for five in combinations(cards, 5):
+        real_five = [c for c in five if c < 52]
+        for stand_ins in combinations(free, 5 - len(real_five)):
+            best = max(best, pack(*rank_five(real_five + list(stand_ins)), rules=rules))
     return best
