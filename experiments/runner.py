@@ -597,11 +597,19 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
             warm.join()
 
 
+def _scheduler_error(scheduler: str, why: str) -> ValueError:
+    """The one-line error for a ``--scheduler`` address (as the user gave it) that cannot be
+    used, ``why`` saying what happened."""
+    return ValueError(f"scheduler {scheduler!r}: {why}; expected the address of a running dask "
+                      "scheduler such as tcp://host:8786")
+
+
 def _probe_scheduler(scheduler: str) -> None:
     """Fail at once, with one line, when the host of a ``tcp://host:port`` scheduler address
     refuses the connection or does not resolve (dask's client retries those until its timeout,
-    :data:`CONNECT_TIMEOUT_S`); a host that does not answer at all is left to that timeout, and
-    other address forms to dask. Raises ``ValueError`` naming the address as given."""
+    :data:`CONNECT_TIMEOUT_S`), or when nothing answers within that timeout (dask would wait it
+    out a second time); an unreachable network and other address forms are left to dask.
+    Raises ``ValueError`` naming the address as given."""
     import socket
     from urllib.parse import urlsplit
 
@@ -614,12 +622,14 @@ def _probe_scheduler(scheduler: str) -> None:
         return
     try:
         socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
-    except (ConnectionRefusedError, socket.gaierror) as exc:
-        why = ("refused the connection" if isinstance(exc, ConnectionRefusedError)
-               else "is not a known host")
-        raise ValueError(f"scheduler {scheduler!r}: {host}:{port} {why}; expected the address "
-                         "of a running dask scheduler such as tcp://host:8786") from None
-    except OSError:  # no answer, unreachable network: dask's own wait and message
+    except ConnectionRefusedError:
+        raise _scheduler_error(scheduler, f"{host}:{port} refused the connection") from None
+    except socket.gaierror:
+        raise _scheduler_error(scheduler, f"{host}:{port} is not a known host") from None
+    except TimeoutError:
+        raise _scheduler_error(scheduler, f"no dask scheduler answered within "
+                                          f"{CONNECT_TIMEOUT_S} s (TimeoutError)") from None
+    except OSError:  # an unreachable network: dask's own wait and message
         return
 
 
@@ -635,10 +645,8 @@ def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str |
             try:
                 client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT_S))
             except (OSError, TimeoutError) as exc:
-                raise ValueError(f"scheduler {scheduler!r}: no dask scheduler answered within "
-                                 f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__}); expected the "
-                                 "address of a running scheduler such as tcp://host:8786"
-                                 ) from None
+                raise _scheduler_error(scheduler, f"no dask scheduler answered within "
+                                       f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__})") from None
         else:
             workers = _worker_count(n_jobs)
             # no dashboard; the scheduler's own HTTP server on a free loopback port (it takes

@@ -7,6 +7,7 @@ its one caller costs nothing of that (River Rats' rules core: 15.3 s -> 11.1 s t
 2-core development machine). Helpers with two or more callers stay separate (inlining copies
 them into each caller)."""
 import re
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,8 +28,6 @@ def _sources():
 def single_site_helpers(texts):
     """Names of private ``@njit(cache=True)`` functions of engines/ and agents/ defined once
     and mentioned exactly once more (one call, not passed as a value or imported)."""
-    from collections import Counter
-
     defs = [m.group(1) for p, t in texts.items()
             if p.parts[len(ROOT.parts)] in ("engines", "agents")
             for m in re.finditer(r"^@njit\(cache=True\)\ndef (_\w+)\(", t, re.M)]
