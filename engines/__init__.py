@@ -11,10 +11,11 @@ Folders by purpose:
 - :mod:`engines.dice`   the compiled dice-condition checker and exact catch odds (Lure), and its
   plain-Python reference
 
-Four modules stay at the top, each used by every folder: :mod:`engines.names` (the registry:
+Five modules stay at the top, each used by every folder: :mod:`engines.names` (the registry:
 the one list of games), :mod:`engines.description` (what a game declares about itself),
-:mod:`engines.cards` (card ids and their text form, shared by the poker-deck games) and
-:mod:`engines.jit_cache` (where Numba files compiled code).
+:mod:`engines.cards` (card ids and their text form, shared by the poker-deck games),
+:mod:`engines.jit_cache` (where Numba files compiled code) and :mod:`engines.jit_literals` (makes
+Numba compile the cores' and policies' kernels once per argument type, not once per constant).
 - :mod:`engines.river_rats`, :mod:`engines.lure`, :mod:`engines.rats`,
   :mod:`engines.recurring`  one compiled rules core per game (``core``) with its step API
   (``game``); whole games of compiled policies are played above the engines, by
@@ -168,6 +169,46 @@ def _install_locator_with_numba() -> None:
         sys.meta_path.insert(0, _AfterNumbaCaching())
 
 
+class _AfterNumbaDispatcher:
+    """Meta path finder that installs :func:`engines.jit_literals.install` right after
+    ``numba.core.dispatcher`` is first imported (before any kernel is decorated, let alone
+    compiled), so importing :mod:`engines` alone never imports Numba."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "numba.core.dispatcher":
+            return None
+        import importlib.machinery
+        import sys
+
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.loader is None:
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            from engines.jit_literals import install
+
+            install(module)
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def _install_literal_erasure() -> None:
+    """Compile the rules cores' and policies' kernels once per argument type
+    (:mod:`engines.jit_literals`): now if Numba's dispatcher module is loaded, else as soon as
+    it is."""
+    import sys
+
+    if "numba.core.dispatcher" in sys.modules:
+        from engines.jit_literals import install
+
+        install()
+    elif not any(isinstance(f, _AfterNumbaDispatcher) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterNumbaDispatcher())
+
+
 MOVED_MODULES = {
     "engines.kernels": "engines.protocol.kernels",
     "engines.chance": "engines.protocol.chance",
@@ -214,4 +255,5 @@ def _install_moved_modules() -> None:
 
 
 _configure_numba_cache()
+_install_literal_erasure()
 _install_moved_modules()
