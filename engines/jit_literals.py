@@ -14,7 +14,8 @@ cache took 33 s where 13 s do with one copy each (docs/benchmarks.md, "Compile t
 
 :func:`install` makes the dispatchers of the modules :func:`erases_literals` names (the
 rules cores and their relabelling, the poker evaluator and tables, the dice checker, chance and
-dealing, the games' policy modules and their features) compile with the non-literal type of
+dealing, the games' policy modules and their features; not a module that sets
+:data:`KEEP_FLAG`, as ``agents.lure`` does) compile with the non-literal type of
 each argument (``numba.types.unliteral``): one specialization per argument type, the same
 machine code for every constant, so the same games. LLVM still propagates the constants where
 it inlines a call. Modules whose kernels specialize on a literal game id or policy kind
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 
 __all__ = ["erases_literals", "install"]
 
@@ -37,12 +39,25 @@ _FIXED = re.compile(
     r"|engines\.protocol\.(chance|deal|borrow)")     # chance, dealing, borrowed arrays
 
 
-@functools.cache
+KEEP_FLAG = "KEEPS_LITERALS"
+"""Name of a module-level constant: a module among those :func:`erases_literals` names that
+sets it True keeps Numba's literal specialization (its kernels run measurably faster compiled
+per constant: the module says why beside the flag)."""
+
+
 def erases_literals(module: str) -> bool:
     """True when the compiled functions of ``module`` (a dotted module name) are compiled with
     non-literal argument types: the modules the module docstring names, and
     ``agents.<game>`` / ``agents.<game>_features`` for every registered game
-    (:data:`engines.names.REGISTRY`)."""
+    (:data:`engines.names.REGISTRY`), unless the module, imported, sets :data:`KEEP_FLAG`."""
+    if getattr(sys.modules.get(module), KEEP_FLAG, False):
+        return False
+    return _named(module)
+
+
+@functools.cache
+def _named(module: str) -> bool:
+    """``module`` is one the module docstring names (by name alone)."""
     if _FIXED.fullmatch(module):
         return True
     if not module.startswith("agents."):

@@ -34,9 +34,18 @@ def test_cores_evaluator_chance_and_policies_erase_literals(module):
     "agents.value", "agents.stack_arrays", "engines.protocol.kernels",
     "engines.protocol.relabel", "engines.protocol.direct", "engines.protocol.history",
     "experiments.learn.collect", "tests.test_jit_literals", "__main__", "my_policies",
-    "agents.chess", "engines.river_rats.coreX"])
+    "agents.chess", "engines.river_rats.coreX", "agents.lure"])
 def test_game_id_and_kind_specializing_modules_and_user_code_keep_literals(module):
     assert not erases_literals(module)
+
+
+def test_a_module_that_keeps_literals_says_so():
+    """``agents.lure`` sets the flag: its one-policy tables call ``act`` with a constant kind
+    and run faster compiled per kind."""
+    import agents.lure
+
+    assert agents.lure.KEEPS_LITERALS is True and not erases_literals("agents.lure")
+    assert erases_literals("agents.rats") and erases_literals("engines.lure.core")
 
 
 @njit
