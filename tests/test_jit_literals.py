@@ -34,7 +34,7 @@ def test_cores_evaluator_chance_and_policies_erase_literals(module):
     "agents.value", "agents.stack_arrays", "engines.protocol.kernels",
     "engines.protocol.relabel", "engines.protocol.direct", "engines.protocol.history",
     "experiments.learn.collect", "tests.test_jit_literals", "__main__", "my_policies",
-    "agents.chess", "engines.river_rats.coreX", "agents.lure"])
+    "agents.chess", "engines.river_rats.coreX"])
 def test_game_id_and_kind_specializing_modules_and_user_code_keep_literals(module):
     assert not erases_literals(module)
 
