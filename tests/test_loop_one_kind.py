@@ -29,8 +29,9 @@ def _play(game, n, name, one_kind, n_games):
     """Play ``n_games`` of ``name`` (one name, or one per seat) through the loop specialized on
     its one kind (``one_kind`` True) or through the general loop a table of several kinds
     that includes it would use (False: ``OWN_KINDS`` for the game's own policies, else the
-    mixed kind of its search agents; ``one_kind="mixed"``: the loop of a table that seats
-    ``pimc`` beside them)."""
+    mixed kind of a table that seats both search agents, ``pimc`` and ``ismcts``;
+    ``one_kind="mixed"``: the loop of such a table beside them). The loop of both search
+    agents is the one tests/test_search.py compiles too (one compile fewer on a cold cache)."""
     cfg = game_class(game)._as_config({"n_players": n})
     C = core_of(game)
     kinds, rows, _ = resolve(game, name, n)
@@ -40,11 +41,13 @@ def _play(game, n, name, one_kind, n_games):
     bad = np.full(3, -1, dtype=np.int64)
     aux = agents_module(game).make_aux(cfg)
     if one_kind == "mixed":
-        k = mixed_kind([K_PIMC])
+        k = mixed_kind([K_PIMC, K_ISMCTS])
     elif one_kind:
         k = int(kinds[0])
     else:  # a user seat beside them: never one kind, the shipped seats decide the loop
         k = table_kind([*kinds[:n], USER_KIND])
+        if k != OWN_KINDS:  # search agents seated: a table that seats both
+            k = mixed_kind([*kinds[:n], K_PIMC, K_ISMCTS])
     call_literals(loop.play_games, (GAME_IDS[game], k), cfg.to_array(), seeds, kinds, rows, aux,
                   ret, out, bad)
     assert bad[0] == -1
@@ -95,11 +98,12 @@ def test_table_kind_compiles_search_agents_and_net_only_where_a_seat_plays_one()
 def test_the_own_kinds_loop_plays_the_mixed_loops_games():
     """A River Rats table of its own four policies plays the same games through the loop that
     compiles only the game's own ``act`` (OWN_KINDS, what run_games uses) as through the loop
-    of a table that also seats a search agent (``pimc`` compiled in beside ``act``)."""
+    of a table that also seats the search agents (``pimc`` and ``ismcts`` compiled in beside
+    ``act``)."""
     pols = ["heuristic", "greedy", "peek", "random"]
     ret0, out0, k0 = _play("river_rats", 4, pols, False, 300)
     ret1, out1, k1 = _play("river_rats", 4, pols, "mixed", 300)
-    assert (k0, k1) == (OWN_KINDS, mixed_kind([K_PIMC]))
+    assert (k0, k1) == (OWN_KINDS, mixed_kind([K_PIMC, K_ISMCTS]))
     np.testing.assert_array_equal(ret0, ret1)
     np.testing.assert_array_equal(out0, out1)
 

@@ -245,10 +245,10 @@ def test_collection_is_the_same_for_one_and_two_workers(tmp_path):
     from experiments.learn.collect import run_collect
     from experiments.learn.data import load_dataset
 
-    game = "recurring"
+    game = "lure"
     kw = dict(teacher="pimc-fast", seed=5, batch_size=1, progress=False)
-    run_collect(game, tmp_path / "a", [3], 2, jobs=1, **kw)
-    run_collect(game, tmp_path / "b", [3], 2, jobs=2, **kw)
+    run_collect(game, tmp_path / "a", [2], 2, jobs=1, **kw)
+    run_collect(game, tmp_path / "b", [2], 2, jobs=2, **kw)
     a, b = load_dataset(tmp_path / "a"), load_dataset(tmp_path / "b")
     assert a.n > 0
     for k in ("x_idx", "x_val", "x_ptr", "legal", "q", "dec"):

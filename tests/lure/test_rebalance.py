@@ -512,7 +512,7 @@ def test_front_method_plays_the_fronts_proposals_first(tmp_path):
     grows) are played as trials before any model step; on the broken deck they change both
     broken cards."""
     deck = load_deck(_issue27_deck(tmp_path))
-    res = R.rebalance(deck, players=(2, 4), n_trials=4, n_games=1500, verify_games=1500,
+    res = R.rebalance(deck, players=(2, 4), n_trials=4, n_games=1000, verify_games=1000,
                       batch_size=1000, out=tmp_path / "front", plots=False, method="front")
     t = res.trials.sort_values("number")
     roles = list(t["role"])
