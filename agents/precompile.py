@@ -16,8 +16,11 @@ A command that knows its table before its long imports (``boardlab river-rats pa
 pandas and the rest; :func:`prepare_loop` then waits for that process instead of starting one.
 
 Nothing changes when the cache is warm (one read of each policy's cache index), on a
-one-core machine, for user policies (compiled in their caller's process, never cached), or
-when the second process cannot start or fails (the loop then compiles the policy itself).
+one-core machine, with ``BOARDLAB_SIDE_COMPILE=0`` in the environment (for when other processes
+already keep every core busy, parallel test workers say: a second process would only compete,
+and :func:`start` starts one before it can know whether the cache is warm), for user policies
+(compiled in their caller's process, never cached), or when the second process cannot start or
+fails (the loop then compiles the policy itself).
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from numba import types
 from agents.policy import agents_module
 from engines.protocol import core_of, normalize_game_name
 
-__all__ = ["POLICY_ARGS", "policy_in_cache", "compile_policies", "compile_core", "prepare_loop",
-           "start", "policies_of_table", "main"]
+__all__ = ["SIDE_COMPILE_ENV", "POLICY_ARGS", "policy_in_cache", "compile_policies",
+           "compile_core", "prepare_loop", "start", "policies_of_table", "main"]
 
 _INT_VECTOR = types.Array(types.int64, 1, "C")
 POLICY_ARGS = (_INT_VECTOR, types.int64, _INT_VECTOR, types.int64,
@@ -62,9 +65,15 @@ def _policy_functions(game: str) -> dict:
     return contract(game).policy_functions
 
 
-def _one_cpu() -> bool:
-    """True on a one-CPU machine, where a second compiling process would only compete."""
-    return (os.cpu_count() or 1) < 2
+SIDE_COMPILE_ENV = "BOARDLAB_SIDE_COMPILE"
+"""Environment variable: ``0`` turns the second compiling process off (any other value, or
+unset: on where the machine has two or more CPUs)."""
+
+
+def _side_compile_off() -> bool:
+    """True where a second compiling process would only compete: a one-CPU machine, or
+    :data:`SIDE_COMPILE_ENV` set to ``0`` (every core already busy)."""
+    return (os.cpu_count() or 1) < 2 or os.environ.get(SIDE_COMPILE_ENV, "").strip() == "0"
 
 
 def policy_in_cache(fn) -> bool:
@@ -162,8 +171,8 @@ def start(game: str, policy: str) -> bool:
     once) in a second process now, for a command that will play a table of it after imports
     that take seconds. :func:`prepare_loop` waits for it; a process still running when this one
     exits is stopped. The second process loads the policy in a moment if it is already in the
-    cache. Returns True if it started (two or more CPUs)."""
-    if _one_cpu():
+    cache. Returns True if it started (two or more CPUs, :data:`SIDE_COMPILE_ENV` not ``0``)."""
+    if _side_compile_off():
         return False
     game = normalize_game_name(game)
     proc = _side_process(game, [str(policy)])
@@ -177,7 +186,8 @@ def start(game: str, policy: str) -> bool:
 def prepare_loop(game: str, config, names) -> bool:
     """Before the compiled loop first runs a table of ``game`` (its ``config`` object) whose
     seats play the shipped policies ``names`` (:func:`policies_of_table`): if some of them are
-    not in the kernel cache and this machine has two or more CPUs, compile them in a second
+    not in the kernel cache and this machine has two or more CPUs (and :data:`SIDE_COMPILE_ENV`
+    is not ``0``), compile them in a second
     process while this one compiles the rules core, and wait for it; first wait for the
     processes :func:`start` began for the game (compiling the core meanwhile). Returns True if
     a second process ran. Once per (game, policies) per process; errors of the second process
@@ -192,7 +202,7 @@ def prepare_loop(game: str, config, names) -> bool:
         _core_then_wait(game, config, pending)
     functions = _policy_functions(game)
     missing = [n for n in key[1] if n in functions and not policy_in_cache(functions[n])]
-    if not missing or _one_cpu():
+    if not missing or _side_compile_off():
         return bool(pending)
     proc = _side_process(game, missing)
     if proc is None:

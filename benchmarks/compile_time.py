@@ -17,7 +17,12 @@ benchmarks/compile_time.py --child ...``):
   what every notebook or tournament worker with a user policy pays.
 
 Run: ``python benchmarks/compile_time.py [--games river_rats,rats]``. Prints seconds (wall
-clock of the first call, imports excluded) and the ratio ANY/table's own per game. Each cold
+clock of the first call, imports excluded) and the ratio ANY/table's own per game.
+
+``--peer literals`` puts a different peer beside the table's own loop: the same loop with
+Numba's literal specializations kept (:mod:`engines.jit_literals` undone in the child before
+anything compiles), so every constant a compiled caller passes to a rules core, the evaluator
+or a policy compiles its own copy, as before 2026-12-05. Each cold
 child compiles the whole game (rules core and policies) on its own: minutes per game on a
 2-core machine.
 """
@@ -43,7 +48,8 @@ TABLES = {"river_rats": ["heuristic", "greedy", "peek", "random"],
 def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     """Time the first ``run_games`` of ``game``'s table in this process, with the loop's
     literal the table's own (``table`` ``"own"``: :func:`agents.dispatch.table_kind`) or
-    ``ANY_KINDS`` (``"any"``); ``user``: seat 0 plays a user policy; ``search``: the last seat
+    ``ANY_KINDS`` (``"any"``), or the table's own with Numba's literal specializations kept
+    (``"literals"``); ``user``: seat 0 plays a user policy; ``search``: the last seat
     plays ``pimc-fast``. Returns ``{"seconds": s}``."""
     from numba import njit
 
@@ -54,6 +60,11 @@ def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     if table == "any":
         L.table_kind = lambda kinds: (table_kind(kinds) if table_kind(kinds) >= 0
                                       else ANY_KINDS)
+    from numba.core import dispatcher
+
+    erasing = dispatcher.Dispatcher.get_call_template
+    if table == "literals":  # undo engines.jit_literals: Numba's per-constant compiles
+        dispatcher.Dispatcher.get_call_template = erasing.__wrapped__
 
     @njit
     def first_legal(state, player, legal, n_legal, params, mem):
@@ -67,7 +78,10 @@ def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     cfg = game_class(game).config_class(n_players=len(seats))
     seeds = chance.game_seeds(chance.check_seed(1), 4)
     t = time.perf_counter()
-    L.run_games(cfg, seats, seeds, game=game)
+    try:
+        L.run_games(cfg, seats, seeds, game=game)
+    finally:
+        dispatcher.Dispatcher.get_call_template = erasing
     return {"seconds": time.perf_counter() - t}
 
 
@@ -86,6 +100,10 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="river_rats,rats",
                     help="comma-separated games (default river_rats,rats)")
+    ap.add_argument("--peer", default="any", choices=("any", "literals"),
+                    help="what to time beside the table's own loop: the loop of every kind "
+                         "(any, the default) or the own loop with Numba's per-constant "
+                         "compiles kept (literals)")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
@@ -96,20 +114,22 @@ def main(argv=None) -> None:
     bad = [g for g in games if g not in TABLES]
     if bad:
         sys.exit(f"bad --games {bad[0]!r}: expected some of {', '.join(TABLES)}")
-    print(f"{'game':<11}{'measure':<8}{'own s':>8}{'ANY_KINDS s':>12}{'ANY/own':>9}")
+    peer = a.peer
+    head = {"any": ("ANY_KINDS s", "ANY/own"), "literals": ("literals s", "lit/own")}[peer]
+    print(f"{'game':<11}{'measure':<8}{'own s':>8}{head[0]:>12}{head[1]:>9}")
     for game in games:
         for measure in ("cold", "search", "user"):
             secs = {}
             with tempfile.TemporaryDirectory() as warm:
-                for table in ("own", "any"):
+                for table in ("own", peer):
                     if measure != "user":
                         with tempfile.TemporaryDirectory() as cold:
                             secs[table] = _run_child(game, table, measure, cold)
                     else:  # warm the cache first (shipped seats), then time the user table
                         _run_child(game, table, "cold", warm)
                         secs[table] = _run_child(game, table, "user", warm)
-            print(f"{game:<11}{measure:<8}{secs['own']:>8.1f}{secs['any']:>12.1f}"
-                  f"{secs['any'] / secs['own']:>8.1f}x", flush=True)
+            print(f"{game:<11}{measure:<8}{secs['own']:>8.1f}{secs[peer]:>12.1f}"
+                  f"{secs[peer] / secs['own']:>8.1f}x", flush=True)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,13 @@ from agents.policy import resolve
 
 ROOT = Path(__file__).resolve().parents[1]
 
+
+@pytest.fixture(autouse=True)
+def _side_compile_on(monkeypatch):
+    """These tests are of the second process: on, whatever tests/conftest.py chose for the
+    parallel workers."""
+    monkeypatch.delenv(P.SIDE_COMPILE_ENV, raising=False)
+
 # In a fresh process with an empty cache: prepare a ReCURRRing table of "greedy" seats (the
 # cheapest core and policy to compile), then play it.
 COLD = """
@@ -49,7 +56,7 @@ def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same
     from engines.recurring.config import RecurringConfig as RiverRatsConfig
 
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR")}
+           if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR", P.SIDE_COMPILE_ENV)}
     env["BOARDLAB_CACHE_DIR"] = str(tmp_path / "cache")
     out = subprocess.run([sys.executable, "-c", COLD], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=True, timeout=600)
@@ -99,6 +106,27 @@ def test_a_policy_missing_from_the_cache_starts_one_and_waits_for_it(monkeypatch
     # once per table and process
     assert P.prepare_loop("river_rats", RiverRatsConfig(n_players=2),
                           ["heuristic", "peek"]) is False
+
+
+@pytest.mark.parametrize("value, started", [("0", False), (" 0 ", False), ("1", True),
+                                            ("", True)])
+def test_the_environment_variable_turns_the_second_process_off(monkeypatch, value, started):
+    """``BOARDLAB_SIDE_COMPILE=0``: neither :func:`P.start` nor :func:`P.prepare_loop` starts a
+    second process (every core busy already); any other value leaves it on."""
+    from engines.river_rats.config import RiverRatsConfig
+
+    log = []
+    monkeypatch.setenv(P.SIDE_COMPILE_ENV, value)
+    monkeypatch.setattr(P, "_prepared", set())
+    monkeypatch.setattr(P, "_pending", {})
+    monkeypatch.setattr(P, "policy_in_cache", lambda fn: False)
+    monkeypatch.setattr(P, "_core_then_wait", lambda game, config, procs: None)
+    monkeypatch.setattr(P, "_side_process", lambda game, names: log.append(
+        ("started", game, list(names))) or _Proc(log))
+    assert P.start("river_rats", "heuristic") is started
+    monkeypatch.setattr(P, "_pending", {})
+    assert P.prepare_loop("river_rats", RiverRatsConfig(n_players=2), ["greedy"]) is started
+    assert len(log) == (2 if started else 0)
 
 
 def test_the_policies_compiled_into_the_loop_of_a_table():
