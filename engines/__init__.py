@@ -119,13 +119,14 @@ def prune_kernel_caches(current: Path, keep: int = KEEP_CACHES, keep_days: float
     return gone
 
 
-class _AfterNumbaCaching:
-    """Meta path finder that installs :func:`engines.jit_cache.install` right after
-    ``numba.core.caching`` is first imported (before any kernel is decorated), so importing
-    :mod:`engines` alone never imports Numba."""
+class _AfterNumbaImport:
+    """Meta path finder that calls :meth:`loaded` with Numba module :attr:`MODULE` right after
+    it is first imported, once, so importing :mod:`engines` alone never imports Numba."""
+
+    MODULE = ""
 
     def find_spec(self, name, path=None, target=None):
-        if name != "numba.core.caching":
+        if name != self.MODULE:
             return None
         import importlib.machinery
         import sys
@@ -138,17 +139,32 @@ class _AfterNumbaCaching:
 
         def exec_module(module):
             run(module)
-            jit_cache = sys.modules.get("engines.jit_cache")
-            if jit_cache is not None and not hasattr(jit_cache, "install"):
-                # engines.jit_cache itself is importing Numba: it installs when it is done
-                global _locator_deferred
-                _locator_deferred = True
-                return
-            from engines.jit_cache import install
-
-            install()
+            self.loaded(module)
         spec.loader.exec_module = exec_module
         return spec
+
+    def loaded(self, module) -> None:
+        """What to do once :attr:`MODULE` is imported (``module``, the module object)."""
+
+
+class _AfterNumbaCaching(_AfterNumbaImport):
+    """Installs :func:`engines.jit_cache.install` right after ``numba.core.caching`` is first
+    imported (before any kernel is decorated)."""
+
+    MODULE = "numba.core.caching"
+
+    def loaded(self, module) -> None:
+        import sys
+
+        jit_cache = sys.modules.get("engines.jit_cache")
+        if jit_cache is not None and not hasattr(jit_cache, "install"):
+            # engines.jit_cache itself is importing Numba: it installs when it is done
+            global _locator_deferred
+            _locator_deferred = True
+            return
+        from engines.jit_cache import install
+
+        install()
 
 
 _locator_deferred = False
@@ -169,30 +185,16 @@ def _install_locator_with_numba() -> None:
         sys.meta_path.insert(0, _AfterNumbaCaching())
 
 
-class _AfterNumbaDispatcher:
-    """Meta path finder that installs :func:`engines.jit_literals.install` right after
-    ``numba.core.dispatcher`` is first imported (before any kernel is decorated, let alone
-    compiled), so importing :mod:`engines` alone never imports Numba."""
+class _AfterNumbaDispatcher(_AfterNumbaImport):
+    """Installs :func:`engines.jit_literals.install` right after ``numba.core.dispatcher`` is
+    first imported (before any kernel is decorated, let alone compiled)."""
 
-    def find_spec(self, name, path=None, target=None):
-        if name != "numba.core.dispatcher":
-            return None
-        import importlib.machinery
-        import sys
+    MODULE = "numba.core.dispatcher"
 
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None:
-            return spec
-        run = spec.loader.exec_module
+    def loaded(self, module) -> None:
+        from engines.jit_literals import install
 
-        def exec_module(module):
-            run(module)
-            from engines.jit_literals import install
-
-            install(module)
-        spec.loader.exec_module = exec_module
-        return spec
+        install(module)
 
 
 def _install_literal_erasure() -> None:
