@@ -26,21 +26,21 @@ def _side_compile_on(monkeypatch):
     parallel workers."""
     monkeypatch.delenv(P.SIDE_COMPILE_ENV, raising=False)
 
-# In a fresh process with an empty cache: prepare a ReCURRRing table of "greedy" seats (the
+# In a fresh process with an empty cache: prepare a Kuhn poker table of "heuristic" seats (the
 # cheapest core and policy to compile), then play it.
 COLD = """
 import json
 import numpy as np
-from agents import recurring
+from agents import kuhn_poker
 from agents.loop import play_batch
 from agents.precompile import policy_in_cache, prepare_loop
-from engines.recurring.config import RecurringConfig as RiverRatsConfig
-fn = recurring.POLICY_FUNCTIONS["greedy"]
+from engines.kuhn_poker.config import KuhnPokerConfig
+fn = kuhn_poker.POLICY_FUNCTIONS["heuristic"]
 before = policy_in_cache(fn)
-used = prepare_loop("recurring", RiverRatsConfig(n_players=3), ["greedy"])
+used = prepare_loop("kuhn_poker", KuhnPokerConfig(n_players=2), ["heuristic"])
 after = policy_in_cache(fn)
 compiled_here = len(fn.overloads)
-df = play_batch(RiverRatsConfig(n_players=3), "greedy", 12, seed=2026)
+df = play_batch(KuhnPokerConfig(n_players=2), "heuristic", 12, seed=2026)
 print(json.dumps({"before": before, "used": used, "after": after,
                   "compiled_here": compiled_here,
                   "hits": sum(fn.stats.cache_hits.values()),
@@ -53,7 +53,7 @@ print(json.dumps({"before": before, "used": used, "after": after,
 @pytest.mark.slow
 def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same_games(
         tmp_path):
-    from engines.recurring.config import RecurringConfig as RiverRatsConfig
+    from engines.kuhn_poker.config import KuhnPokerConfig
 
     env = {k: v for k, v in os.environ.items()
            if k not in ("NUMBA_CACHE_DIR", "BOARDLAB_NUMBA_CACHE_DIR", P.SIDE_COMPILE_ENV)}
@@ -66,7 +66,7 @@ def test_a_cold_cache_compiles_the_policy_in_a_second_process_and_plays_the_same
     # loaded it from there
     assert r["after"] is True and r["compiled_here"] == 0
     assert r["hits"] == 1 and r["misses"] == 0
-    here = play_batch(RiverRatsConfig(n_players=3), "greedy", 12, seed=2026)
+    here = play_batch(KuhnPokerConfig(n_players=2), "heuristic", 12, seed=2026)
     assert np.array_equal(np.array(r["returns"]),
                           here[[c for c in here.columns if c.startswith("return_")]].to_numpy())
 
