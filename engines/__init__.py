@@ -146,6 +146,18 @@ class _AfterNumbaImport:
     def loaded(self, module) -> None:
         """What to do once :attr:`MODULE` is imported (``module``, the module object)."""
 
+    @classmethod
+    def arm(cls) -> None:
+        """Call :meth:`loaded` now if :attr:`MODULE` is imported, else put this finder first on
+        ``sys.meta_path`` (once) so that it is called right after the module's first import."""
+        import sys
+
+        module = sys.modules.get(cls.MODULE)
+        if module is not None:
+            cls().loaded(module)
+        elif not any(isinstance(f, cls) for f in sys.meta_path):
+            sys.meta_path.insert(0, cls())
+
 
 class _AfterNumbaCaching(_AfterNumbaImport):
     """Installs :func:`engines.jit_cache.install` right after ``numba.core.caching`` is first
@@ -175,14 +187,7 @@ locator is then installed at the end of that module)."""
 def _install_locator_with_numba() -> None:
     """Install the checkout-independent cache locator now if Numba's caching module is loaded,
     else as soon as it is."""
-    import sys
-
-    if "numba.core.caching" in sys.modules:
-        from engines.jit_cache import install
-
-        install()
-    elif not any(isinstance(f, _AfterNumbaCaching) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterNumbaCaching())
+    _AfterNumbaCaching.arm()
 
 
 class _AfterNumbaDispatcher(_AfterNumbaImport):
@@ -201,14 +206,7 @@ def _install_literal_erasure() -> None:
     """Compile the rules cores' and policies' kernels once per argument type
     (:mod:`engines.jit_literals`): now if Numba's dispatcher module is loaded, else as soon as
     it is."""
-    import sys
-
-    if "numba.core.dispatcher" in sys.modules:
-        from engines.jit_literals import install
-
-        install()
-    elif not any(isinstance(f, _AfterNumbaDispatcher) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterNumbaDispatcher())
+    _AfterNumbaDispatcher.arm()
 
 
 MOVED_MODULES = {

@@ -9,8 +9,10 @@ cores that made 43 of the 88 compiled specializations of a River Rats table lite
 (the evaluator's ``_finish`` eight times, ``_end_game`` five), and the River Rats heuristic
 family compiled its planner three times, once per constant ``peek``/``greedy`` flag. Every
 copy is compiled, and then compiled again as part of every table loop that links it
-(``agents.loop.play_games`` per game and kind): a table with a search agent on a cold kernel
-cache took 33 s where 13 s do with one copy each (docs/benchmarks.md, "Compile time").
+(``agents.loop.play_games`` per game and kind): the first River Rats table with ``pimc-fast``
+in a seat, empty kernel cache, one compiling process, took 76.9 s where 43.7 s do with one copy
+each (``benchmarks/compile_time.py --peer literals``; docs/benchmarks.md, "One compile per
+argument type, not per constant").
 
 :func:`install` makes the dispatchers of the modules :func:`erases_literals` names (the
 rules cores and their relabelling, the poker evaluator and tables, the dice checker, chance and
