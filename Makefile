@@ -12,7 +12,7 @@ DOCS   := $(VENV)/.installed-docs
 NOTEBOOK := $(VENV)/.installed-notebook
 UV     := $(VENV)/bin/uv
 
-.PHONY: run test test-quick bench lint clean docs notebooks
+.PHONY: run test test-quick test-lowest bench lint clean docs notebooks
 
 # The virtual environment with uv, the installer both targets use (it installs the base
 # dependencies in about 3 s from its cache where pip took 15-22 s; pip is installed too).
@@ -50,6 +50,18 @@ $(STAMP): pyproject.toml | $(UV)
 
 install: $(STAMP)
 
+# The oldest releases boardlab supports: every direct dependency at the lower bound of its range
+# in pyproject.toml (uv's --resolution lowest-direct), in a virtual environment of its own with a
+# kernel cache of its own (another Numba), for the quick lane of CI.
+LOWEST := .venv-lowest
+LOWEST_STAMP := $(LOWEST)/.installed
+
+$(LOWEST_STAMP): pyproject.toml | $(UV)
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) $(LOWEST)
+	$(UV) pip install --quiet --python $(LOWEST)/bin/python --resolution lowest-direct \
+		-e ".[dev,cluster,interop,learn,docs]"
+	touch $(LOWEST_STAMP)
+
 # The documentation site and the notebooks each install their own extras (docs: mkdocs-material
 # and mkdocstrings; notebook: JupyterLab, with interop for notebooks/interop_training.ipynb)
 # on top of boardlab.
@@ -78,6 +90,11 @@ test: $(STAMP)
 test-quick: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist worksteal -q -m "not slow"
 
+# The quick lane (no slow tests) on the lowest supported releases (CI runs it after make test).
+test-lowest: $(LOWEST_STAMP)
+	env -u PYTHONDONTWRITEBYTECODE BOARDLAB_CACHE_DIR=$(CURDIR)/$(LOWEST)/kernel-cache \
+		$(LOWEST)/bin/python -m pytest -n 2 --dist worksteal -q -m "not slow"
+
 bench: $(STAMP)
 	$(PY) benchmarks/poker_eval.py
 
@@ -95,4 +112,4 @@ notebooks: $(NOTEBOOK)
 	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(LOWEST) .pytest_cache .hypothesis

@@ -4,6 +4,7 @@ Skipped (with the reason) only when pyspiel (the ``interop`` extra) is not impor
 """
 
 import numpy as np
+import pandas as pd
 import pytest
 
 pyspiel = pytest.importorskip(
@@ -193,7 +194,7 @@ def test_evaluate_bots_plays_the_batch_simulators_games(game, players, policies)
         assert st.history() == ref.history
         out = st.game_state.outcome()
         for k in C.OUTCOME_FIELDS:
-            if k in df.columns and np.issubdtype(df[k].dtype, np.number):
+            if k in df.columns and pd.api.types.is_numeric_dtype(df[k]):
                 assert out[k] == int(df[k][i]), k
 
 
