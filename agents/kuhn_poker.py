@@ -16,8 +16,10 @@ of the game; Kuhn's game is one hand, so the search horizon is the end of the ga
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
+from agents.table_loop import run_table
+from engines.names import GAME_IDS
 from agents.policy import PolicySpec
 from engines.protocol.chance import rand_below, rand_float
 from engines.kuhn_poker import core as C
@@ -114,3 +116,17 @@ def leaf_value(s, w, out):
     out[1] = w[0] * s[C.RET + 1]
     for p in range(2, out.shape[0]):
         out[p] = 0.0
+
+
+GAME_ID = GAME_IDS["kuhn_poker"]
+"""Kuhn poker's id in :data:`engines.protocol.GAME_IDS` (the constant its loop is compiled for)."""
+
+
+@njit(cache=True)
+def play_table(one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """Kuhn poker's compiled game loop: :func:`agents.table_loop.run_table` for this game (the
+    arguments are documented there), compiled and cached with this game's sources, so that an
+    edit to another game's files leaves it cached; ``one_kind`` is made a literal."""
+    literally(one_kind)
+    run_table(GAME_ID, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad,
+              None, None, None, None)

@@ -1,9 +1,9 @@
 """The one compiled game loop (door 2): whole games of compiled policies on any game's core.
 
-:func:`play_games` plays one game per seed word with a policy per seat and writes each game's
-returns and outcome statistics; it is written once against :mod:`engines.protocol.kernels` and
-:mod:`agents.dispatch` and specialized per game at compile time (``numba.literally``), so the
-batch tables, the tournaments, the tuner and the experiments all run this loop. The step API
+:func:`run_games` plays one game per seed word with a policy per seat through the game's own
+``play_table`` (in ``agents/<game>.py``), whose body is the one loop of
+:func:`agents.table_loop.run_table`, written once and compiled per game, so the batch tables,
+the tournaments, the tuner and the experiments all run this loop. The step API
 with :class:`agents.policy.Agent` in every seat (:func:`play_stepwise`) plays the same games:
 game ``i`` of seed words ``seeds`` starts from ``seeds[i]`` and seat ``p`` draws from
 ``chance.seat_seed(seeds[i], p)``.
@@ -19,197 +19,33 @@ import numpy as np
 import pandas as pd
 from numba import literally, njit
 
-from agents.dispatch import ANY_KINDS, MIXED_BASE, g_act_seat, g_legal_seat, table_kind
+from agents.dispatch import table_kind
 from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
-from agents.search import H_INFER, K_NET_PIMC
-from engines.protocol import chance
-from engines.protocol.borrow import borrow, keep_alive
-from engines.protocol.chance import SEAT_WORDS, init_seat_memory
-from engines.protocol.history import LOG_S0, log_action, log_start
-from engines.protocol.kernels import (
-    call_literals,
-    g_apply_action,
-    g_current_player,
-    g_init_state,
-    g_is_terminal,
-    g_outcome,
-    g_returns,
-    g_sizes,
-)
-from engines.protocol import (
-    GAME_IDS,
-    core_of,
-    game_class,
-    normalize_game_name,
-)
+from agents.table_loop import run_table
+from engines.protocol import GAME_IDS, chance, core_of, game_class, normalize_game_name
 from engines.protocol.game import _absent_seat_field
+from engines.protocol.kernels import call_literals
 
-__all__ = ["play_games", "play_games_user", "run_games", "play_batch", "play_stepwise",
-           "game_of_config", "wants_log", "MAX_USER"]
+__all__ = ["play_games_user", "run_games", "play_batch", "play_stepwise", "game_of_config",
+           "MAX_USER"]
 
 MAX_USER = 4
 """Different user policies one call may seat."""
 
 
-@njit(cache=True)
-def _call_user(u, s, p, legal, n, params, mem):
-    """Call user policy ``u`` (``None`` in the cached loop, where this branch is pruned at
-    compile time)."""
-    if u is None:
-        return legal[0]
-    return u(s, p, legal, n, params, mem)
-
-
-@njit(cache=True, inline="always")
-def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, u1, u2, u3):
-    """Play one game from seed word ``seed`` into ``s``; returns -1, or the seat whose policy
-    returned an illegal action (then ``legal[0]`` holds that action). ``one_kind`` (literal):
-    the shipped kind every seat plays, so only that policy is compiled in, or the kinds of a
-    table of several (:func:`agents.dispatch.table_kind`). Inlined into its caller, whose
-    ``game`` and ``one_kind`` are literal."""
-    g_init_state(game, cfg, seed, s)
-    init_seat_memory(seed, mem)
-    # the decision log (inference over hidden cards): never for a table of one other kind,
-    # where one_kind, a literal, lets the compiler drop the branch from the loop
-    logged = ((one_kind == ANY_KINDS or one_kind == K_NET_PIMC or one_kind < MIXED_BASE)
-              and mem.shape[1] > SEAT_WORDS)
-    if logged:
-        log_start(mem, s)
-    while not g_is_terminal(game, s):
-        p = g_current_player(game, s)
-        n = g_legal_seat(game, one_kind, s, legal)
-        k = kinds[p]
-        if k < USER_KIND:  # shipped policies return legal actions (tested)
-            a = g_act_seat(game, one_kind, k, s, p, legal, n, params[p], aux, mem[p])
-        else:
-            if k == USER_KIND:
-                a = _call_user(u0, s, p, legal, n, params[p], mem[p])
-            elif k == USER_KIND + 1:
-                a = _call_user(u1, s, p, legal, n, params[p], mem[p])
-            elif k == USER_KIND + 2:
-                a = _call_user(u2, s, p, legal, n, params[p], mem[p])
-            else:
-                a = _call_user(u3, s, p, legal, n, params[p], mem[p])
-            ok = False
-            for i in range(n):
-                if legal[i] == a:
-                    ok = True
-                    break
-            if not ok:
-                legal[0] = a
-                return p
-        g_apply_action(game, s, a)
-        if logged:
-            log_action(mem, s.shape[0], a)
-    return -1
-
-
-@njit(cache=True)
-def wants_log(kinds, params):
-    """True when a seat of the table infers hidden cards (kind ``agents.search.K_NET_PIMC``
-    with ``params[p, H_INFER] > 0``, :mod:`agents.inference`): the loop then keeps the game's
-    decision log in the policy memories (:mod:`engines.protocol.history`). ``kinds``: ``int64
-    (seats,)``; ``params``: ``float64 (seats, width)``."""
-    for p in range(kinds.shape[0]):
-        if kinds[p] == K_NET_PIMC and params.shape[1] > H_INFER and params[p, H_INFER] > 0.0:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0, u1,
-         u2, u3):
-    sz = g_sizes(game)
-    s_own = np.zeros(sz[0], dtype=np.int64)
-    legal_own = np.empty(sz[1], dtype=np.int64)
-    width = SEAT_WORDS
-    if wants_log(kinds, params):
-        width = LOG_S0 + sz[0] + sz[4]
-    mem_own = np.zeros((sz[2], width), dtype=np.int64)
-    ret = np.zeros(sz[2], dtype=np.float64)
-    # borrowed views (no reference counting down the call chain: issue 29, engines.protocol.borrow);
-    # the owners above and the arguments live until this function returns
-    s = borrow(s_own)
-    legal = borrow(legal_own)
-    mem = borrow(mem_own)
-    cfg = borrow(cfg)
-    kinds = borrow(kinds)
-    params = borrow(params)
-    aux = borrow(aux)
-    outcome_out = borrow(outcome_out)
-    for i in range(seeds.shape[0]):
-        r = _play_one(game, one_kind, cfg, seeds[i], kinds, params, aux, s, legal, mem, u0, u1,
-                      u2, u3)
-        if r >= 0:
-            bad[0] = i
-            bad[1] = r
-            bad[2] = legal[0]
-            break
-        g_returns(game, s, ret)
-        for p in range(sz[2]):
-            returns_out[i, p] = ret[p]
-        g_outcome(game, s, outcome_out[i])
-    keep_alive(s_own, legal_own, mem_own)  # the owners of the borrowed views live to here
-
-
-@njit(cache=True)
-def play_games(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
-    """Play one game per seed word and record it.
-
-    ``game``: game id (:data:`engines.protocol.GAME_IDS`); ``one_kind``: the shipped policy
-    kind of every seat when all seats share one (only that policy is then compiled into the
-    loop: a table of one agent compiles fast), else ``agents.dispatch.OWN_KINDS`` (several of
-    the game's own policies: only the game's ``act`` compiled in) or a
-    :func:`agents.dispatch.mixed_kind` (search agents or ``net`` among them: only those
-    compiled in besides the game's ``act``), as :func:`agents.dispatch.table_kind` tells; both
-    literal (:func:`engines.protocol.kernels.call_literals`); ``cfg``: the config array;
-    ``seeds``: ``int64 (G,)`` game seed words; ``kinds``: ``int64 (MAX_PLAYERS,)`` shipped
-    policy kinds per seat; ``params``: ``float64 (MAX_PLAYERS, PARAMS_WIDTH)``; ``aux``: the
-    game's ``table_aux(game, config)`` (:mod:`agents.policy`). Outputs: ``returns_out`` ``float64
-    (G, MAX_PLAYERS)``, ``outcome_out`` ``int64 (G, len(OUTCOME_FIELDS))``. If a policy returns an
-    illegal action the loop stops and ``bad`` (``int64 (3,)``) holds (game index, seat, action);
-    ``bad[0]`` stays -1 otherwise."""
-    literally(game)
-    literally(one_kind)
-    _run(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, None,
-         None, None, None)
-
-
-def _uncached_copy(dispatcher, name: str, **globals_override):
-    """An uncached njit copy of a cached loop function whose globals ``globals_override``
-    replace (the chain :func:`_run` -> :func:`_play_one` -> :func:`_call_user` specialized on
-    user functions). Numba's on-disk cache cannot hold signatures that contain function
-    objects: saving one pickles every signature of the cache index, and a user function that
-    has since been garbage-collected makes that fail. So the user path never touches the
-    cache, while the shipped path (``None`` in the user slots) stays cached."""
-    import types as _types
-
-    f = dispatcher.py_func
-    g = dict(f.__globals__)
-    g.update(globals_override)
-    copy = _types.FunctionType(f.__code__, g, name, f.__defaults__, f.__closure__)
-    copy.__doc__ = f.__doc__
-    return njit(cache=False, **{k: v for k, v in dispatcher.targetoptions.items()
-                                if k == "inline"})(copy)
-
-
-_call_user_nc = _uncached_copy(_call_user, "_call_user_nc")
-_play_one_nc = _uncached_copy(_play_one, "_play_one_nc", _call_user=_call_user_nc)
-_run_nc = _uncached_copy(_run, "_run_nc", _play_one=_play_one_nc)
-
-
 @njit
 def play_games_user(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out,
                     bad, u0, u1, u2, u3):
-    """:func:`play_games` with up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``);
-    compiled per set of functions in each process (never cached on disk). ``one_kind``: the
+    """The game loop (:func:`agents.table_loop.run_table`) of game ``game`` (a literal id) with
+    up to four user policies ``u0..u3`` (kinds ``USER_KIND + j``); compiled per set of
+    functions in each process (never cached on disk). ``one_kind``: the
     literal ``agents.dispatch.OWN_KINDS`` or mixed kind of the shipped seats
     (:func:`agents.dispatch.table_kind`)."""
     literally(game)
     literally(one_kind)
-    _run_nc(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0,
-            u1, u2, u3)
+    run_table(game, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad, u0,
+              u1, u2, u3)
 
 
 def game_of_config(config) -> str:
@@ -299,7 +135,8 @@ def run_games(config, policies, seeds: np.ndarray, params=None, game: str | None
     else:
         one = table_kind(kinds[:n])
         prepare_loop(game, config, policies_of_table(game, one))
-        call_literals(play_games, (gid, one), cfg, seeds, kinds, rows, aux, ret, out, bad)
+        call_literals(agents_module(game).play_table, (one,), cfg, seeds, kinds, rows, aux, ret,
+                      out, bad)
     if bad[0] >= 0:
         who = names[int(bad[1])] or f"user policy of seat {int(bad[1])}"
         raise ValueError(f"policy {who!r} (seat {int(bad[1])}) returned the illegal action "

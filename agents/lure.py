@@ -45,8 +45,10 @@ ignored), ``final_special`` (multiplier of ``special_cost`` in the final round).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
+from agents.table_loop import run_table
+from engines.names import GAME_IDS
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
 from engines import dice
@@ -484,13 +486,6 @@ def leaf_value(s, w, out):
     relative_to_mean(out, n)
 
 
-KEEPS_LITERALS = True
-"""Numba compiles this module's kernels per constant argument (:mod:`engines.jit_literals`):
-a table of one Lure policy calls :func:`act` with its kind as a constant, and the copy compiled
-for it holds that policy alone (the heuristic's games 2-4% faster than through a run-time
-kind)."""
-
-
 @njit(cache=True)
 def act(kind, state, player, legal, n_legal, params, aux, rng):
     """The action of shipped policy ``kind`` (``KIND_RANDOM`` or ``KIND_HEURISTIC``) for seat
@@ -506,3 +501,17 @@ POLICY_FUNCTIONS = {"random": random_policy}
 """The shipped policies with the plain policy signature (:mod:`agents.contract`): ``random``
 only; the heuristic family reads the deck's exact catch table from ``aux``, so it runs through
 :func:`act`."""
+
+
+GAME_ID = GAME_IDS["lure"]
+"""Lure's id in :data:`engines.protocol.GAME_IDS` (the constant its loop is compiled for)."""
+
+
+@njit(cache=True)
+def play_table(one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """Lure's compiled game loop: :func:`agents.table_loop.run_table` for this game (the
+    arguments are documented there), compiled and cached with this game's sources, so that an
+    edit to another game's files leaves it cached; ``one_kind`` is made a literal."""
+    literally(one_kind)
+    run_table(GAME_ID, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad,
+              None, None, None, None)

@@ -94,7 +94,7 @@ def policy_in_cache(fn) -> bool:
 
 def policies_of_table(game: str, one_kind: int) -> list[str]:
     """The shipped policies the compiled loop builds in for a table whose seats all play kind
-    ``one_kind`` (``agents.loop.play_games``' literal; ``agents.dispatch.OWN_KINDS`` or a
+    ``one_kind`` (the literal of a game's ``play_table``; ``agents.dispatch.OWN_KINDS`` or a
     mixed kind for seats of several kinds): that one
     policy function; otherwise (mixed seats, or a search agent, whose rollouts call the game's
     ``act``) every policy function of the game. Names are keys of the game module's

@@ -30,8 +30,11 @@ a joker is worth ``joker_value`` (``greedy``: 14, above an ace).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
+from agents.table_loop import run_table
+from engines.names import GAME_IDS
+from engines.protocol.per_type import njit_per_type
 from agents.policy import PolicySpec
 from agents.stack_arrays import stack_i64
 from agents.search import relative_to_mean
@@ -292,7 +295,7 @@ def _lead_score(a, params):
             + (params[3] if kind == KIND_SINGLE else 0.0))
 
 
-@njit(cache=True)
+@njit_per_type
 def _score_bound(k, nj, single, params):
     """An upper bound of :func:`_lead_score` of every lead of ``k`` cards, ``nj`` of them
     jokers, single or not: the score with the strength at its bound (1, or 0 for a negative
@@ -338,7 +341,7 @@ def _longer_bound(hand, params):
     return ub
 
 
-@njit(cache=True)
+@njit_per_type
 def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
     """The best lead (``mask | kind << 54``) of ``hand`` under ``mode`` (0 greedy, 1 linear
     with ``params``), the first in :func:`engines.rats.core.generate_leads` order among equals;
@@ -391,7 +394,7 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
     return best
 
 
-@njit(cache=True)
+@njit_per_type
 def _lead_step(st, player, legal, n_legal, mode, params, rng):
     """A leader's decision: declare the kind of the planned lead, then its cards in ascending
     order, then FINISH (plan kept in ``rng[1:3]``, recomputed when stale)."""
@@ -526,3 +529,17 @@ def leaf_value(s, w, out):
                  + w[4] * C.popcount(s[C.ASIDE + p]) + w[5] * C.popcount(s[C.HAND + p]))
         out[p] = v
     relative_to_mean(out, n)
+
+
+GAME_ID = GAME_IDS["rats"]
+"""Rats's id in :data:`engines.protocol.GAME_IDS` (the constant its loop is compiled for)."""
+
+
+@njit(cache=True)
+def play_table(one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """Rats's compiled game loop: :func:`agents.table_loop.run_table` for this game (the
+    arguments are documented there), compiled and cached with this game's sources, so that an
+    edit to another game's files leaves it cached; ``one_kind`` is made a literal."""
+    literally(one_kind)
+    run_table(GAME_ID, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad,
+              None, None, None, None)

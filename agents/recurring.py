@@ -16,8 +16,10 @@ This module exports what :mod:`agents.policy` asks of a game: :data:`SPECS`, :fu
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
+from agents.table_loop import run_table
+from engines.names import GAME_IDS
 from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
@@ -181,3 +183,17 @@ def leaf_value(s, w, out):
 # of agents.contract, defined in agents/recurring_features.py (which builds on this module's
 # heuristic score) and loaded on first use, so either module may be imported first.
 __getattr__ = lazy_feature_hooks(__name__, "agents.recurring_features")
+
+
+GAME_ID = GAME_IDS["recurring"]
+"""ReCURRRing's id in :data:`engines.protocol.GAME_IDS` (the constant its loop is compiled for)."""
+
+
+@njit(cache=True)
+def play_table(one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """ReCURRRing's compiled game loop: :func:`agents.table_loop.run_table` for this game (the
+    arguments are documented there), compiled and cached with this game's sources, so that an
+    edit to another game's files leaves it cached; ``one_kind`` is made a literal."""
+    literally(one_kind)
+    run_table(GAME_ID, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad,
+              None, None, None, None)

@@ -52,8 +52,11 @@ same games (``tests/river_rats/test_heuristic_same_games.py``); the benchmark
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
+from agents.table_loop import run_table
+from engines.names import GAME_IDS
+from engines.protocol.per_type import njit_per_type
 from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
 from agents.stack_arrays import stack_f64, stack_i64
@@ -157,7 +160,7 @@ def _count_pile(s, b, ctx, u, us, ur):
         ctx[ur + (c >> 2)] += 1
 
 
-@njit(cache=True)
+@njit_per_type
 def build_context(s, player, peek, prm, ctx, w):
     """Fill ``ctx`` (float64, at least ``CX_SIZE``) and ``w`` (int64 ``W_SIZE``) with what
     ``player`` knows: unseen cards per suit and rank, relevant available cards (market; plus
@@ -390,7 +393,7 @@ def _jb(cat, ctx, prm):
     return 0.0
 
 
-@njit(cache=True)
+@njit_per_type
 def _set_rat(ctx, prm, rv):
     """Set the Rat's strength ``ctx[CX_RV] = rv`` and the plan factors that depend on it: for
     each category ``cat`` (0..9), ``ctx[CX_XH + cat]`` = ``_beat + _jb`` of a plan of that
@@ -738,7 +741,7 @@ def random_policy_table_order(s, player, legal, n_legal, params, rng):
     return legal[rand_below(rng, 0, n_legal)]
 
 
-@njit(cache=True)
+@njit_per_type
 def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
     """Value of each legal action for the greedy (``greedy=True``: effect on the collective
     hand only) or the heuristic valuation; fills ``f[F_VALS:F_VALS + n_legal]``. ``f``:
@@ -848,7 +851,7 @@ def _index_of(legal, n, a):
     return lo
 
 
-@njit(cache=True)
+@njit_per_type
 def _argmax(s, vals, n, legal, rng, random_ties, order):
     """The best-valued action; ties: the first in table order
     (:func:`engines.river_rats.core.legal_actions_in_table_order`: cards as they lie, written
@@ -903,7 +906,7 @@ def _argmax(s, vals, n, legal, rng, random_ties, order):
     return legal[0]
 
 
-@njit(cache=True)
+@njit_per_type
 def _plan_policy(s, player, legal, n_legal, params, rng, peek, one_step):
     """The action scoring best under :func:`_values` (``peek``: seeing every hidden card;
     ``one_step``: the greedy one-step score instead of the plan heuristic); ties at random."""
@@ -1010,3 +1013,17 @@ def leaf_value(s, w, out):
 # of agents.contract, defined in agents/river_rats_features.py (which builds on this module's
 # valuation) and loaded on first use, so either module may be imported first.
 __getattr__ = lazy_feature_hooks(__name__, "agents.river_rats_features")
+
+
+GAME_ID = GAME_IDS["river_rats"]
+"""River Rats's id in :data:`engines.protocol.GAME_IDS` (the constant its loop is compiled for)."""
+
+
+@njit(cache=True)
+def play_table(one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad):
+    """River Rats's compiled game loop: :func:`agents.table_loop.run_table` for this game (the
+    arguments are documented there), compiled and cached with this game's sources, so that an
+    edit to another game's files leaves it cached; ``one_kind`` is made a literal."""
+    literally(one_kind)
+    run_table(GAME_ID, one_kind, cfg, seeds, kinds, params, aux, returns_out, outcome_out, bad,
+              None, None, None, None)

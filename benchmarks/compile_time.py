@@ -18,13 +18,6 @@ benchmarks/compile_time.py --child ...``):
 
 Run: ``python benchmarks/compile_time.py [--games river_rats,rats]``. Prints seconds (wall
 clock of the first call, imports excluded) and the ratio ANY/table's own per game.
-
-``--peer literals`` puts a different peer beside the table's own loop: the same loop with
-Numba's literal specializations kept (:mod:`engines.jit_literals` undone in the child before
-anything compiles), so every constant a compiled caller passes to a rules core, the evaluator
-or a policy compiles its own copy, as before 2026-12-05. Each cold
-child compiles the whole game (rules core and policies) on its own: minutes per game on a
-2-core machine.
 """
 
 from __future__ import annotations
@@ -48,8 +41,7 @@ TABLES = {"river_rats": ["heuristic", "greedy", "peek", "random"],
 def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     """Time the first ``run_games`` of ``game``'s table in this process, with the loop's
     literal the table's own (``table`` ``"own"``: :func:`agents.dispatch.table_kind`) or
-    ``ANY_KINDS`` (``"any"``), or the table's own with Numba's literal specializations kept
-    (``"literals"``); ``user``: seat 0 plays a user policy; ``search``: the last seat
+    ``ANY_KINDS`` (``"any"``); ``user``: seat 0 plays a user policy; ``search``: the last seat
     plays ``pimc-fast``. Returns ``{"seconds": s}``."""
     from numba import njit
 
@@ -60,12 +52,6 @@ def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     if table == "any":
         L.table_kind = lambda kinds: (table_kind(kinds) if table_kind(kinds) >= 0
                                       else ANY_KINDS)
-    from numba.core import dispatcher
-
-    erasing = dispatcher.Dispatcher.get_call_template
-    if table == "literals":  # undo engines.jit_literals: Numba's per-constant compiles
-        dispatcher.Dispatcher.get_call_template = erasing.__wrapped__
-
     @njit
     def first_legal(state, player, legal, n_legal, params, mem):
         return legal[0]
@@ -78,10 +64,7 @@ def child(game: str, table: str, user: bool, search: bool = False) -> dict:
     cfg = game_class(game).config_class(n_players=len(seats))
     seeds = chance.game_seeds(chance.check_seed(1), 4)
     t = time.perf_counter()
-    try:
-        L.run_games(cfg, seats, seeds, game=game)
-    finally:
-        dispatcher.Dispatcher.get_call_template = erasing
+    L.run_games(cfg, seats, seeds, game=game)
     return {"seconds": time.perf_counter() - t}
 
 
@@ -89,6 +72,7 @@ def _run_child(game: str, table: str, measure: str, cache: str | None) -> float:
     env = dict(os.environ)
     env.pop("NUMBA_CACHE_DIR", None)
     env.pop("BOARDLAB_NUMBA_CACHE_DIR", None)
+    env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
     if cache is not None:
         env["BOARDLAB_CACHE_DIR"] = cache
     out = subprocess.run([sys.executable, __file__, "--child", game, table, measure], env=env,
@@ -100,10 +84,6 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="river_rats,rats",
                     help="comma-separated games (default river_rats,rats)")
-    ap.add_argument("--peer", default="any", choices=("any", "literals"),
-                    help="what to time beside the table's own loop: the loop of every kind "
-                         "(any, the default) or the own loop with Numba's per-constant "
-                         "compiles kept (literals)")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
@@ -114,9 +94,8 @@ def main(argv=None) -> None:
     bad = [g for g in games if g not in TABLES]
     if bad:
         sys.exit(f"bad --games {bad[0]!r}: expected some of {', '.join(TABLES)}")
-    peer = a.peer
-    head = {"any": ("ANY_KINDS s", "ANY/own"), "literals": ("literals s", "lit/own")}[peer]
-    print(f"{'game':<11}{'measure':<8}{'own s':>8}{head[0]:>12}{head[1]:>9}")
+    peer = "any"
+    print(f"{'game':<11}{'measure':<8}{'own s':>8}{'ANY_KINDS s':>12}{'ANY/own':>9}")
     for game in games:
         for measure in ("cold", "search", "user"):
             secs = {}

@@ -25,11 +25,9 @@ def test_child_times_the_own_kinds_loop_of_its_table():
         import compile_time
     finally:
         sys.path.remove(str(SCRIPT.parent))
-    from agents import loop
     from agents.dispatch import OWN_KINDS
-    from engines.protocol import GAME_IDS
+    from agents.policy import agents_module
 
     assert compile_time.child("rats", "own", False)["seconds"] > 0
-    lits = {sig[1] for sig in loop.play_games.signatures
-            if sig[0] == types.literal(GAME_IDS["rats"])}
+    lits = {sig[0] for sig in agents_module("rats").play_table.signatures}
     assert types.literal(OWN_KINDS) in lits

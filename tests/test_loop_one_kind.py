@@ -1,4 +1,4 @@
-"""The compiled game loop specialized on one policy kind (agents.loop.play_games' literal
+"""The compiled game loop specialized on one policy kind (each game's play_table's literal
 ``one_kind``) plays exactly the games of the general loops (the game's own policies,
 ``OWN_KINDS``, and a table with search agents or ``net``, ``mixed_kind``), for every game and a
 search agent, and the runner compiles in the parent before fanning out
@@ -18,7 +18,7 @@ from agents.search import K_ISMCTS, K_PIMC
 from agents.policy import USER_KIND, agents_module, resolve
 from engines.protocol import chance
 from engines.protocol.kernels import call_literals
-from engines.protocol import GAME_IDS, core_of, game_class
+from engines.protocol import core_of, game_class
 
 CASES = [("river_rats", 4, "heuristic"), ("river_rats", 2, "greedy"), ("river_rats", 4, "random"),
          ("river_rats", 1, "random"), ("lure", 3, "heuristic"),
@@ -48,7 +48,7 @@ def _play(game, n, name, one_kind, n_games):
         k = table_kind([*kinds[:n], USER_KIND])
         if k != OWN_KINDS:  # search agents seated: a table that seats both
             k = mixed_kind([*kinds[:n], K_PIMC, K_ISMCTS])
-    call_literals(loop.play_games, (GAME_IDS[game], k), cfg.to_array(), seeds, kinds, rows, aux,
+    call_literals(agents_module(game).play_table, (k,), cfg.to_array(), seeds, kinds, rows, aux,
                   ret, out, bad)
     assert bad[0] == -1
     return ret, out, k
@@ -61,7 +61,8 @@ def test_one_kind_loop_plays_the_general_loops_games(game, n, name):
     ret0, out0, _ = _play(game, n, name, False, n_games)
     np.testing.assert_array_equal(ret1, ret0)
     np.testing.assert_array_equal(out1, out0)
-    lit = [sig for sig in loop.play_games.signatures if sig[1] == types.literal(k)]
+    lit = [sig for sig in agents_module(game).play_table.signatures
+           if sig[0] == types.literal(k)]
     assert lit, "the loop was not specialized on the kind"
 
 
@@ -71,8 +72,7 @@ def test_run_games_uses_the_one_kind_loop_only_when_all_seats_agree():
     same = loop.run_games(cfg, "heuristic", seeds, game="rats")
     mixed = loop.run_games(cfg, ["heuristic", "greedy", "heuristic"], seeds, game="rats")
     assert not np.array_equal(same[1], mixed[1])
-    kinds = {sig[1] for sig in loop.play_games.signatures if sig[0] == types.literal(
-        GAME_IDS["rats"])}
+    kinds = {sig[0] for sig in agents_module("rats").play_table.signatures}
     assert types.literal(OWN_KINDS) in kinds and types.literal(
         int(resolve("rats", "heuristic", 3)[0][0])) in kinds
 

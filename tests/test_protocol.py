@@ -272,9 +272,9 @@ def test_a_malformed_table_order_hook_is_one_line():
     assert check_module("river_rats", real).table_order_policies == {"random": pair}
 
 
-def test_one_naming_scheme_with_the_old_names_deprecated():
-    """<Game>Config and <Game>State in every game; the old names still work for a release and
-    warn."""
+def test_one_naming_scheme_and_the_old_names_gone():
+    """<Game>Config and <Game>State in every game; the old names, deprecated for a release,
+    are gone (AttributeError, as for any unknown name)."""
     import importlib
 
     from engines.names import DESCRIPTIONS
@@ -287,12 +287,9 @@ def test_one_naming_scheme_with_the_old_names_deprecated():
         assert cls.config_class.__name__ == f"{title}Config", cls.config_class.__name__
     import engines.lure
     import engines.river_rats
-    from engines.lure.game import LureState
-    from engines.river_rats.config import RiverRatsConfig
 
-    with pytest.warns(DeprecationWarning, match="use RiverRatsConfig"):
-        assert engines.river_rats.Config is RiverRatsConfig
-    with pytest.warns(DeprecationWarning, match="use RiverRatsConfig"):
-        assert importlib.import_module("engines.river_rats.config").Config is RiverRatsConfig
-    with pytest.warns(DeprecationWarning, match="use LureState"):
-        assert engines.lure.LureGame is LureState
+    for module, old in ((engines.river_rats, "Config"), (engines.lure, "LureGame"),
+                        (importlib.import_module("engines.river_rats.config"), "Config"),
+                        (importlib.import_module("engines.lure.game"), "LureGame")):
+        with pytest.raises(AttributeError, match=old):
+            getattr(module, old)

@@ -38,6 +38,7 @@ from math import factorial
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 from engines.protocol.chance import next_u64
 
 # ---------------------------------------------------------------- condition vector layout
@@ -140,7 +141,7 @@ def compile_condition(catch_number: int, requirements) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- compiled core
-@njit(cache=True)
+@njit_per_type
 def condition_met(cond, c, total, maxcount, all_odd, all_even, nspecial, lure_used, counts):
     """True when roll features meet condition row ``c`` of ``cond`` (shape ``(C, COND_LEN)``).
 
@@ -454,7 +455,7 @@ def _mask_probs(masks, n6, spec, ms_off, ms_w, ncard, out):
                     out[c] += w
 
 
-@njit(cache=True)
+@njit_per_type
 def _exact_one(conds, n6, spec, extras, lure_flag, n_adjust, keep_self, ms_off, ms_vals, ms_w,
                ms_nb, out):
     """Exact probabilities for one loadout; ``out[k, c]`` for ``k = 0..n_adjust`` adjusts."""
@@ -674,7 +675,7 @@ def plan_loadout(n_d6: int, spec: int, plan: int) -> Loadout:
 
 
 # ---------------------------------------------------------------- adjust enumeration, Monte Carlo
-@njit(cache=True)
+@njit_per_type
 def enumerate_deltas(lo, hi, n, k, need_parity, out):
     """Fill ``out`` with every adjust vector for ``n`` dice; return how many.
 

@@ -21,5 +21,4 @@ __getattr__, __dir__ = lazy_names(
     {"LureConfig": "engines.lure.config", "LureState": "engines.lure.game",
      "new_game": "engines.lure.game", "replay": "engines.protocol",
      "Deck": "engines.lure.decks", "default_deck": "engines.lure.decks",
-     "load_deck": "engines.lure.decks"},
-    deprecated={"LureGame": "LureState"})
+     "load_deck": "engines.lure.decks"})

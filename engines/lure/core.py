@@ -151,6 +151,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 from engines import dice
 
 from engines.protocol import chance
@@ -527,7 +528,7 @@ def legal_actions(s, out):
 
 
 # ---------------------------------------------------------------- fishing
-@njit(cache=True)
+@njit_per_type
 def _catch(s, c, p, g, i):
     """Player ``p`` (group rank ``g``) catches card ``c``, which sits at ``TABLE[i]``."""
     b = PB + p * PSTRIDE

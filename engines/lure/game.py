@@ -472,14 +472,3 @@ def card_outcomes(frame, n_cards: int) -> dict[str, np.ndarray]:
     return {"catch_player": who, "catch_round": (a >> 3) & 127,
             "catch_group": ((a >> 10) & 7) - 1, "reveal_round": (a >> 13) & 127}
 
-
-def __getattr__(name: str):
-    """The deprecated old name (PEP 562): ``LureGame`` is :class:`LureState` (one naming
-    scheme: ``<Game>State`` in every game), with a ``DeprecationWarning``."""
-    if name == "LureGame":
-        import warnings
-
-        warnings.warn("engines.lure.game.LureGame is deprecated: use LureState",
-                      DeprecationWarning, stacklevel=2)
-        return LureState
-    raise AttributeError(f"module 'engines.lure.game' has no attribute {name!r}")

@@ -37,6 +37,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 from engines import cards as _cards
 from engines.poker.card_sums import record_sums
 from engines.protocol.bits import high_bit, popcount
@@ -103,7 +104,7 @@ def _to_river_rats(v):
     return v
 
 
-@njit(cache=True)
+@njit_per_type
 def _eval_masks(smask, n_jokers):
     """Standard strength from per-suit rank masks (``smask``: suit s in bits 16s..16s+12) plus
     ``n_jokers`` (0..2) wild jokers. Any number of real cards, at least 5 cards in all."""
@@ -158,7 +159,7 @@ def _add_rank(l1, l2, l3, l4, b):
     return l1, l2, l3, l4 | b
 
 
-@njit(cache=True)
+@njit_per_type
 def eval_hand(cards, n, rules):
     """Strength of the best 5-card hand among ``cards[:n]`` (compiled scalar kernel).
 
@@ -172,7 +173,7 @@ def eval_hand(cards, n, rules):
     return eval_at(cards, 0, n, rules)
 
 
-@njit(cache=True)
+@njit_per_type
 def eval_at(cards, start, n, rules):
     """Strength of the best 5-card hand among ``cards[start:start + n]`` (compiled scalar
     kernel; as :func:`eval_hand`, which it serves, with the same contract).
@@ -193,7 +194,7 @@ def eval_at(cards, start, n, rules):
     return _eval_general(cards, start, n, rules)
 
 
-@njit(cache=True)
+@njit_per_type
 def _eval_general(cards, start, n, rules):
     """:func:`eval_at` for hands with jokers or more than 7 cards (kept out of line so the
     5-7 card path stays small enough to be inlined into its callers)."""
@@ -212,7 +213,7 @@ def _eval_general(cards, start, n, rules):
     return _finish(key, smask, nj, n, HASH_STD_C, FLUSH_STD, 0)
 
 
-@njit(cache=True)
+@njit_per_type
 def _lookup(key, bits, hash_p, flush_tab):
     """Strength of 5-7 cards without jokers from their record sums (OMPEval: flush table by
     the flush suit's rank mask, else the perfect hash of the rank key). ``key`` includes
@@ -255,7 +256,7 @@ _FAST_ROWS = {k: _make_fast_rows(k) for k in (5, 6, 7)}
 :func:`evaluate` in Python: a compiled dispatch around the three loops measured 5-8% slower."""
 
 
-@njit(cache=True)
+@njit_per_type
 def _finish(key, smask, nj, n, hash_tab, flush_tab, rules):
     """Strength from the accumulated OMPEval key, suit masks and joker count of ``n`` cards:
     :func:`_lookup` for 5-7 cards without jokers (``hash_tab`` a padded hash table of 16-bit

@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 RANK_MULT = np.array(
     [0x2000, 0x8001, 0x11000, 0x3A000, 0x91000, 0x176005, 0x366000,
      0x41A013, 0x47802E, 0x479068, 0x48C0E4, 0x48F211, 0x494493],
@@ -113,13 +114,13 @@ for _c in range(52):
 del _c
 
 
-@njit(cache=True)
+@njit_per_type
 def top_k(mask, k):
     """Packed highest ``k`` ranks of a 13-bit mask: ``r1 << 4(k-1) | ... | rk`` (int)."""
     return np.int64(KICK5[mask]) >> (4 * (5 - k))
 
 
-@njit(cache=True)
+@njit_per_type
 def nonflush_value(l1, l2, l3, l4):
     """Standard strength of the best non-flush 5-card hand from rank level masks.
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 __all__ = ["GOLDEN", "SEAT_WORDS", "mix", "next_u64", "rand_below", "rand_float", "game_seed",
            "seat_seed", "init_seat_memory", "check_seed", "as_word", "batch_word", "game_seeds",
            "word_to_seed"]
@@ -53,13 +54,13 @@ decisions (see :mod:`agents.policy`)."""
 _U64 = 1 << 64
 
 
-@njit(cache=True)
+@njit_per_type
 def _lsr(z, k):
     """Logical right shift of an int64 by ``k`` (0 < k < 64) bits."""
     return (z >> k) & ((np.int64(1) << (64 - k)) - 1)
 
 
-@njit(cache=True)
+@njit_per_type
 def mix(z):
     """The splitmix64 output function of an ``int64`` word (a bijection of 64-bit words)."""
     z = (z ^ _lsr(z, 30)) * _M1
@@ -67,7 +68,7 @@ def mix(z):
     return z ^ _lsr(z, 31)
 
 
-@njit(cache=True)
+@njit_per_type
 def next_u64(words, i):
     """Advance the generator kept in ``words[i]`` (``int64`` array) and return its next 64
     random bits as an ``int64``."""
@@ -76,14 +77,14 @@ def next_u64(words, i):
     return mix(x)
 
 
-@njit(cache=True)
+@njit_per_type
 def rand_below(words, i, n):
     """Uniform integer in ``0 .. n-1`` from the generator in ``words[i]``; ``1 <= n < 2**31``."""
     hi = _lsr(next_u64(words, i), 32)
     return (hi * n) >> 32
 
 
-@njit(cache=True)
+@njit_per_type
 def rand_float(words, i):
     """Uniform float in ``[0, 1)`` with 53 random bits, from the generator in ``words[i]``."""
     return _lsr(next_u64(words, i), 11) * (1.0 / 9007199254740992.0)

@@ -4,7 +4,7 @@ from the other players' past actions.
 A seat's policy memory (:mod:`engines.protocol.chance`) is ``SEAT_WORDS`` words; a table
 where some seat infers hidden cards (``net-search`` with inference, :mod:`agents.inference`)
 gets wider rows, ``log_width(STATE_SIZE, MAX_GAME_LENGTH)`` words, and the game loop
-(:func:`agents.loop.play_games`, the step API's :class:`agents.policy.Agent`) writes the log
+(:func:`agents.table_loop.run_table`, the step API's :class:`agents.policy.Agent`) writes the log
 into every row: the game's initial state and every action applied since, in order. Replaying
 the actions from the initial state gives every past state (a game's chance lives in its state,
 so replay is exact: :func:`replay_to`). The log holds hidden cards, like the state an agent is

@@ -125,6 +125,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 from engines.protocol import chance
 from engines.protocol.bits import high_bit as _high_bit
 from engines.protocol.bits import low_bit as _low_bit
@@ -266,7 +267,7 @@ _SUIT_MASK = np.array([sum(1 << (4 * r + s) for r in range(13)) for s in range(4
 # ----------------------------------------------------------------------------- bit helpers
 # one instruction each (engines.protocol.bits), where a SWAR popcount and a de Bruijn lookup were
 # (issue 29: lead generation, a quarter of a heuristic game, is bit counting and locating)
-@njit(cache=True)
+@njit_per_type
 def popcount(x):
     """Number of set bits of a non-negative ``int64``."""
     return _popcount(x)
@@ -284,7 +285,7 @@ def high_bit_index(x):
     return _high_bit(x)
 
 
-@njit(cache=True)
+@njit_per_type
 def upto(c):
     """Card mask of the ids ``0 .. c`` (``-1 <= c <= 53``; -1 gives the empty mask)."""
     if c < 0:
@@ -299,7 +300,7 @@ def _above(c):
 
 
 # ----------------------------------------------------------------------------- strength
-@njit(cache=True)
+@njit_per_type
 def set_rank(mask, joker_pair_rank):
     """Rank 0..12 of ``mask`` read as a set (rules "Tricks"), or -1 if it is not one.
 
@@ -330,7 +331,7 @@ def _positions(nat, s):
     return pbits
 
 
-@njit(cache=True)
+@njit_per_type
 def sequence_strength(mask, ace_high, strongest):
     """``16 * suit + top`` of ``mask`` read as a sequence (rules "Tricks"), -1 if not one.
 
@@ -380,7 +381,7 @@ def sequence_strength(mask, ace_high, strongest):
     return 16 * s + best
 
 
-@njit(cache=True)
+@njit_per_type
 def play_strength(kind, mask, led_suit, ace_high, strongest, joker_pair_rank):
     """Strength of one play in a trick of lead kind ``kind`` (rules "Tricks"); -1 = no win.
 
@@ -557,7 +558,7 @@ def _card_at(pos, s):
     return 4 * (pos - 1) + s
 
 
-@njit(cache=True)
+@njit_per_type
 def _emit_seq(out, n, base, n_base, held_int, omit, w, s, nj, j1, jok, b, ace_high, tag):
     used = held_int & ~omit
     nat = base
@@ -595,7 +596,7 @@ def _emit_seq(out, n, base, n_base, held_int, omit, w, s, nj, j1, jok, b, ace_hi
 
 
 # ----------------------------------------------------------------------------- lead building
-@njit(cache=True)
+@njit_per_type
 def _spread_positions(cards, ace_high):
     """Sequence positions of the natural cards of ``cards`` as a *spread* mask: bit ``4 * pos
     + suit`` (pos 1..12 = 2..K, the ace at pos 0 and, with ``ace_high``, also at pos 13), so
@@ -607,7 +608,7 @@ def _spread_positions(cards, ace_high):
     return z
 
 
-@njit(cache=True)
+@njit_per_type
 def _window_fits(pn, n_n, pe, t_min, t_max, limit, s):
     """True if a sequence of suit ``s`` exists whose natural positions include ``pn`` (spread
     mask, ``n_n`` distinct positions), whose other naturals come from the positions ``pe``
@@ -637,7 +638,7 @@ def _window_fits(pn, n_n, pe, t_min, t_max, limit, s):
     return False
 
 
-@njit(cache=True)
+@njit_per_type
 def _seq_extendable(nat_chosen, s, extra, t_min, t_max, ace_high):
     """True if the naturals ``nat_chosen`` (non-empty, suit ``s``) plus some of the naturals
     ``extra`` (suit ``s``) and ``t_min .. t_max`` jokers form a sequence (rules "Tricks")."""

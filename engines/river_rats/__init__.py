@@ -20,5 +20,4 @@ __getattr__, __dir__ = lazy_names(
      "SUIT_LETTERS": "engines.river_rats.config", "RiverRatsState": "engines.river_rats.game",
      "State": "engines.river_rats.game:RiverRatsState", "new_game": "engines.river_rats.game",
      "RULES_SUMMARY": "engines.river_rats.game", "replay": "engines.protocol",
-     "load_record": "engines.protocol", "game_seed": "engines.protocol.chance"},
-    deprecated={"Config": "RiverRatsConfig"})
+     "load_record": "engines.protocol", "game_seed": "engines.protocol.chance"})

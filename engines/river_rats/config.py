@@ -218,18 +218,3 @@ def as_config(config) -> RiverRatsConfig:
     raise ValueError(f"bad config: {config!r} (expected a river_rats.RiverRatsConfig, a dict or "
                      f"None)")
 
-
-_DEPRECATED = {"Config": "RiverRatsConfig"}
-"""Old names kept for a release (one naming scheme: ``<Game>Config`` in every game)."""
-
-
-def __getattr__(name: str):
-    """The deprecated old names (PEP 562): ``Config`` is :class:`RiverRatsConfig`, with a
-    ``DeprecationWarning``."""
-    if name in _DEPRECATED:
-        import warnings
-
-        warnings.warn(f"engines.river_rats.config.{name} is deprecated: use "
-                      f"{_DEPRECATED[name]}", DeprecationWarning, stacklevel=2)
-        return globals()[_DEPRECATED[name]]
-    raise AttributeError(f"module 'engines.river_rats.config' has no attribute {name!r}")

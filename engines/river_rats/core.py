@@ -132,6 +132,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from engines.protocol.per_type import njit_per_type
 from engines.protocol.bits import popcount
 from engines.protocol.chance import rand_below
 from engines.poker import RULES_STANDARD, eval_at
@@ -240,7 +241,7 @@ the protocol a real one."""
 
 
 # ---- random numbers -------------------------------------------------------------------------
-@njit(cache=True)
+@njit_per_type
 def rng_below(s, n):
     """Uniform integer in ``0..n-1`` from the state's chance word ``s[RNG]``
     (:func:`engines.protocol.chance.rand_below`)."""
@@ -287,7 +288,7 @@ def _remove(s, b, c):
     return i
 
 
-@njit(cache=True)
+@njit_per_type
 def _rat_remove_at(s, i):
     n = s[RAT]
     for j in range(i, n - 1):
@@ -341,7 +342,7 @@ def draw(s):
 
 
 # ---- public knowledge of where each card is ------------------------------------------------
-@njit(cache=True)
+@njit_per_type
 def _know(s, c):
     """Card ``c`` (if >= 0) now lies where every player saw it go (bit of ``PUBLIC``)."""
     if c >= 0:
@@ -355,7 +356,7 @@ def _forget(s, c):
         s[PUBLIC] &= ~(np.int64(1) << c)
 
 
-@njit(cache=True)
+@njit_per_type
 def _forget_pile(s, b):
     for i in range(s[b]):
         _forget(s, s[b + 1 + i])
@@ -620,7 +621,7 @@ def init_state(cfg, seed, out):
 
 
 # ---- resolution -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit_per_type
 def _end_game(s, status, reason):
     s[STATUS] = status
     s[LOSS_REASON] = reason
@@ -757,7 +758,7 @@ def _joker_options(s, out, n):
     return n + 1
 
 
-@njit(cache=True)
+@njit_per_type
 def _push_options(s, kind, out, n):
     if s[MARKET] >= 6:
         return n
@@ -773,7 +774,7 @@ def _push_options(s, kind, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_per_type
 def _discard_options(s, kind, out, n):
     hb = hand_base(s[CUR])
     for i in range(s[hb]):
@@ -785,7 +786,7 @@ def _discard_options(s, kind, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_per_type
 def _swap_out_options(s, kind, out, n):
     for i in range(s[COLL]):
         if swappable(s, i):

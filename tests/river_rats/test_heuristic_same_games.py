@@ -99,7 +99,7 @@ literal."""
 
 @njit(cache=True)
 def _play_hashes(game, one_kind, cfg, seeds, kinds, params, aux, hashes, outcomes):
-    """Play one game per seed word as :func:`agents.loop.play_games` does (same seat streams,
+    """Play one game per seed word as :func:`agents.table_loop.run_table` does (same seat streams,
     the policies dispatched as on a table of literal ``one_kind``) and write per game a hash of
     every action and the final outcome row into ``hashes`` (``int64 (G,)``) and the outcome row
     into ``outcomes``."""
