@@ -30,6 +30,12 @@ multiply-shift on the top 32 bits without rejection: the bias is below ``n / 2**
 
 Note for kernel writers: these helpers do not use numba's ``inline="always"``: with numba 0.62
 an IR-inlined helper inside a loop gave wrong results once (plain calls are inlined by LLVM).
+Nor are they compiled once per argument type (:mod:`engines.protocol.per_type`): they are plain
+``@njit`` functions, compiled again for each constant a caller passes (tiny functions, a few
+copies). Compiled for non-literal types, ``rand_below`` gave wrong draws under numba 0.66-0.68
+inside Lure's ``determinize`` (the redraw of a finished secret cast never gave the d12; caught by
+``tests/lure/test_determinize.py``), while the same code compiled per constant is right on every
+numba version tested (0.62.1 and 0.68.1).
 """
 
 from __future__ import annotations
@@ -37,7 +43,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from engines.protocol.per_type import njit_per_type
 __all__ = ["GOLDEN", "SEAT_WORDS", "mix", "next_u64", "rand_below", "rand_float", "game_seed",
            "seat_seed", "init_seat_memory", "check_seed", "as_word", "batch_word", "game_seeds",
            "word_to_seed"]
@@ -54,13 +59,13 @@ decisions (see :mod:`agents.policy`)."""
 _U64 = 1 << 64
 
 
-@njit_per_type
+@njit(cache=True)
 def _lsr(z, k):
     """Logical right shift of an int64 by ``k`` (0 < k < 64) bits."""
     return (z >> k) & ((np.int64(1) << (64 - k)) - 1)
 
 
-@njit_per_type
+@njit(cache=True)
 def mix(z):
     """The splitmix64 output function of an ``int64`` word (a bijection of 64-bit words)."""
     z = (z ^ _lsr(z, 30)) * _M1
@@ -68,7 +73,7 @@ def mix(z):
     return z ^ _lsr(z, 31)
 
 
-@njit_per_type
+@njit(cache=True)
 def next_u64(words, i):
     """Advance the generator kept in ``words[i]`` (``int64`` array) and return its next 64
     random bits as an ``int64``."""
@@ -77,14 +82,14 @@ def next_u64(words, i):
     return mix(x)
 
 
-@njit_per_type
+@njit(cache=True)
 def rand_below(words, i, n):
     """Uniform integer in ``0 .. n-1`` from the generator in ``words[i]``; ``1 <= n < 2**31``."""
     hi = _lsr(next_u64(words, i), 32)
     return (hi * n) >> 32
 
 
-@njit_per_type
+@njit(cache=True)
 def rand_float(words, i):
     """Uniform float in ``[0, 1)`` with 53 random bits, from the generator in ``words[i]``."""
     return _lsr(next_u64(words, i), 11) * (1.0 / 9007199254740992.0)
