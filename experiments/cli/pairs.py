@@ -339,9 +339,12 @@ def run(args: argparse.Namespace) -> int:
     rate = result.games_played / result.wall_time if result.wall_time else float("nan")
     workers = (f"the workers of the scheduler at {args.scheduler}" if args.scheduler
                else f"{result.meta['n_jobs']} job(s)")
+    compiled = ("compilation on the workers included" if args.scheduler else
+                f"compilation excluded: {result.setup_time:.1f} s before the play starting "
+                "workers and compiling or loading the kernels")
     print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
-          f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
-          f"{workers}, backend {args.backend}); resumed "
+          f"{result.games_played:,} games in {result.wall_time:.1f} s of play ({rate:,.0f} "
+          f"games/s, {workers}, backend {args.backend}; {compiled}); resumed "
           f"{result.resumed_batches} batches")
     print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
     return 0

@@ -256,6 +256,20 @@ def start_line(tour, settings: dict, sizes, n_jobs: int, defaulted: bool) -> str
             + (f"the first {rating} rated" if rating else "no ratings") + f": {estimate}")
 
 
+def speed_line(meta: dict, n_jobs: int) -> str:
+    """The speed line of ``boardlab tournament`` from a tournament's ``meta``: the games of this
+    run over the seconds of play, which exclude compilation (the runner compiles, or loads
+    from the cache, before the clock starts: :class:`experiments.runner.RunResult`), then the
+    seconds spent before the play (starting workers, compiling) and on the ratings, so that
+    every figure is what it says."""
+    games, play = meta["games_played_this_run"], meta.get("play_time_s", meta["wall_time_s"])
+    setup = meta.get("setup_time_s") or 0.0
+    rate = f"{games / play:,.0f} games/s" if play > 0 else "too fast to time"
+    return (f"{games:,} games in {play:.1f} s of play ({rate}, --jobs {n_jobs}; compilation "
+            f"excluded); before the play {setup:.1f} s starting workers and compiling or "
+            f"loading the kernels; ratings {meta['rating_time_s']:.1f} s")
+
+
 def _tournament(args) -> int:
     from experiments.tournament.cost import tournament_defaults
     from experiments.tournament.games import get_adapter, parse_agents
@@ -290,9 +304,7 @@ def _tournament(args) -> int:
               "played; add --force to play it again")
         return 0
     if m["games_played_this_run"]:
-        print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
-              f"({m['games_per_s_this_run']:.0f} games/s, --jobs {args.jobs}); ratings "
-              f"{m['rating_time_s']:.1f} s")
+        print(speed_line(m, args.jobs))
     else:
         print(f"no games left to play: every deal was played by an earlier run of the same "
               f"tournament; ratings {m['rating_time_s']:.1f} s")

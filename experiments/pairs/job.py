@@ -237,7 +237,7 @@ def write_outputs(out_dir: str | Path, pairs: pd.DataFrame, result: RunResult,
                  "games_per_pair": spec.games, "seed": spec.seed},
         "configs": {f"{c['players']}p_{c['pair']}": c["config"] for c in result.cells},
         "games_total": games,
-        "wall_time_s": result.wall_time,
+        "wall_time_s": result.wall_time, "setup_time_s": result.setup_time,
         **speed_summary(result),
         "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })

@@ -724,7 +724,7 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         "seed": seed, "batch_size": batch_size, "n_jobs": n_jobs, "backend": backend,
         "rating_deals": min(int(rating_deals), int(n_deals)),
         "rating_model": "openskill PlackettLuce (mu0 25, sigma0 25/3, tau 0)",
-        "wall_time_s": wall,
+        "wall_time_s": wall, "play_time_s": res.wall_time, "setup_time_s": res.setup_time,
         "games_played_this_run": res.games_played * tour.games_per_deal_total(),
         **speed_summary(res, tour.games_per_deal_total()),
         "rating_time_s": rating_time, "resumed_batches": res.resumed_batches,
