@@ -41,7 +41,12 @@ from typing import Any
 
 import joblib
 import numpy as np
-from tqdm.auto import tqdm
+from importlib.util import find_spec
+
+if find_spec("ipywidgets") is not None:  # the notebook widget where it can be drawn
+    from tqdm.auto import tqdm
+else:  # tqdm.auto without ipywidgets warns "IProgress not found" in every notebook
+    from tqdm.std import tqdm
 
 from engines import source_hash
 from experiments.io import code_version, machine_info, out_lock, read_json, write_json
@@ -49,7 +54,7 @@ from experiments.options import BACKENDS
 from experiments.stats import wilson_interval
 
 __all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
-           "STATE_FILE"]
+           "STATE_FILE", "tqdm"]
 
 STATE_FILE = "state.json"
 CONNECT_TIMEOUT_S = 10

@@ -18,4 +18,7 @@ def run_notebook(path: Path, timeout: int = 600, cwd: Path | None = None) -> str
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     errors = [o for o in outputs if o.get("output_type") == "error"]
     assert not errors, [e.get("ename") for e in errors]
-    return "".join(o.get("text", "") for o in outputs)
+    text = "".join(o.get("text", "") for o in outputs)
+    # tqdm.auto without ipywidgets warns in every notebook: the runner's bar avoids it
+    assert "IProgress not found" not in text
+    return text

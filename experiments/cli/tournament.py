@@ -7,7 +7,8 @@ import argparse
 import json
 
 from engines.names import GAME_NAMES
-from experiments.cli import QUIET_HELP, GameChoices, output_folder
+from experiments.cli import QUIET_HELP, GameChoices, output_folder, worker_count
+from experiments.cli.agent_names import agents_help
 from experiments.options import BACKENDS
 
 GAME_CHOICES = GameChoices(GAME_NAMES)
@@ -50,7 +51,8 @@ def _common(p: argparse.ArgumentParser, batch_default: str = "100") -> None:
                    help="a rules option of the game's config (repeatable), e.g. "
                         "difficulty=expert, games_per_match=5")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--jobs", type=worker_count, default=1,
+                   help="worker processes (-1: all cores)")
     p.add_argument("--backend", choices=BACKENDS, default="loky")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="dask.distributed scheduler to use with --backend dask")
@@ -69,6 +71,7 @@ def register(sub) -> None:
     """Add ``tournament``, ``tune`` and ``winrates`` to the top-level subcommands."""
     p = sub.add_parser(
         "tournament", help="round robin of bot strategies in duplicate format",
+        epilog=agents_help() + ".",
         description="Round robin of agents: every table in every seat rotation on the same "
                     "deals (River Rats: teams on identical deals); win rates, pairwise matrix, "
                     "ratings and paired tests, written as CSV + PNG + meta.json.")
@@ -94,6 +97,7 @@ def register(sub) -> None:
 
     t = sub.add_parser(
         "tune", help="tune an agent's parameters against a fixed field (optuna)",
+        epilog=agents_help() + ".",
         description="Tune AGENT's parameter vector with optuna (TPE, CMA-ES or random search) "
                     "for the highest mean win share against a fixed field in duplicate "
                     "format, every trial on the same deals; the study is stored in the output "
@@ -141,6 +145,7 @@ def register(sub) -> None:
 
     w = sub.add_parser(
         "winrates", help="each agent's win rate with a 95%% interval at several player counts",
+        epilog=agents_help() + ".",
         description="The agent win-rate table of a game: River Rats teams on the same game "
                     "seeds; competitive games by a duplicate tournament per player count.")
     w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
@@ -156,7 +161,8 @@ def register(sub) -> None:
                         "time)")
     w.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     w.add_argument("--seed", type=int, default=2026)
-    w.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    w.add_argument("--jobs", type=worker_count, default=1,
+                help="worker processes (-1: all cores)")
     w.add_argument("--csv", default=None, metavar="PATH", help="also write the table as CSV")
     w.add_argument("--force", action="store_true", help="replace the --csv file if it exists")
     w.add_argument("--quiet", action="store_true", help=QUIET_HELP)

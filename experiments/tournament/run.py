@@ -439,8 +439,9 @@ class TournamentResult:
                     if self.tournament.deal_games() > 1 else "") + ")"]
         by_score = ad.ranked_by == "score"
         unit = "match" if self.tournament.deal_games() > 1 else "game"
-        lines.append(f"ranked by {ad.ranked_name} per {unit}, the game's utility ({ad.utility.replace('_', '-')} returns"
-                     + (f" in {ad.score_name})" if by_score else ": win shares)")
+        utility = ad.utility.replace("_", "-")
+        lines.append(f"ranked by {ad.ranked_name} per {unit}, the game's utility ({utility} "
+                     "returns" + (f" in {ad.score_name})" if by_score else ": win shares)")
                      + ("; win rate beside it" if by_score else ""))
         # a game whose score is its win share (Rats) shows that column once
         same = np.allclose(self.agents["score"], self.agents["win_rate"], equal_nan=True)
