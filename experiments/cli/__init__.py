@@ -177,14 +177,29 @@ def main(argv: list[str] | None = None) -> int:
               "again to resume where it stopped", file=sys.stderr, flush=True)
         return 130
     except OSError as exc:  # a folder or file the user named cannot be written or read
-        import errno
-
-        name = exc.filename if exc.filename is not None else ""
-        hint = ("; choose a folder you can write to (--out), or change its permissions"
-                if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "")
-        print(f"boardlab: error: {name}{': ' if name else ''}{exc.strerror or exc}{hint}",
+        print(f"boardlab: error: {os_error_line(exc, getattr(args, 'out', None))}",
               file=sys.stderr)
         return 1
+
+
+def os_error_line(exc: OSError, out=None) -> str:
+    """The one-line message (after ``boardlab: error:``) of a file-system error that stopped a
+    command whose output folder is ``out`` (``None``: none or unknown): the file and the cause;
+    for a full disk (``ENOSPC``, ``EDQUOT``) the folder, that the finished games are kept
+    (every batch's results were written atomically before) and that the same command resumes
+    once space is freed; for a permission error, what to do."""
+    import errno
+    import os
+
+    name = exc.filename if exc.filename is not None else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        folder = out or (os.path.dirname(str(name)) or ".")
+        return (f"no space left on the disk of {folder} (writing {name or 'a result file'}): "
+                "the finished games are kept there; free some space and run the same "
+                "command again to resume where it stopped")
+    hint = ("; choose a folder you can write to (--out), or change its permissions"
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "")
+    return f"{name}{': ' if name else ''}{exc.strerror or exc}{hint}"
 
 
 @contextlib.contextmanager

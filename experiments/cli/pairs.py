@@ -11,7 +11,6 @@ from pathlib import Path
 from experiments.cli import QUIET_HELP, output_folder, parse_player_counts, worker_count
 from experiments.options import BACKENDS
 
-DEFAULT_OUT = Path("results") / "river_rats"
 
 
 def _players(values: list[str]) -> list[int]:
@@ -98,8 +97,10 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --ci-width: batches added per pair in each round (default 4)")
     p.add_argument("--out", default=None,
                    type=output_folder,
-                   help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
-                        "_<players>p_seed<seed>); re-running with the same folder resumes")
+                   help="output folder (default ROOT/river_rats/pairs_<agents>_<difficulty>"
+                        "_<players>p_seed<seed> in the user's data folder, ROOT = "
+                        "$BOARDLAB_AGENTS_DIR or ~/.local/share/boardlab: outside the clone); "
+                        "re-running with the same folder resumes")
     p.add_argument("--compare", default=None, metavar="RUN",
                    help="a finished pairs run (its folder or pairs.csv) played under the same "
                         "rules, printed beside this one: mean win rates, the gain per pair, "
@@ -320,11 +321,17 @@ def spec_from_args(args: argparse.Namespace):
 
 
 def default_out(spec) -> Path:
-    """Deterministic default output folder of a spec (so the same command resumes)."""
+    """Deterministic default output folder of a spec (so the same command resumes):
+    ``ROOT/river_rats/pairs_<agents>_<difficulty>_<players>p_seed<seed>`` in the user's data
+    folder (ROOT: :func:`experiments.tournament.games.store_root`, ``$BOARDLAB_AGENTS_DIR`` or
+    ``~/.local/share/boardlab``), outside the repository: a user's runs never dirty the
+    clone."""
+    from experiments.tournament.games import store_root
+
     agents = spec.agents if isinstance(spec.agents, str) else "-".join(spec.agents)
     players = "".join(str(n) for n in spec.players)
-    return DEFAULT_OUT / (f"pairs_{agents}_{spec.rules.get('difficulty', 'normal')}_{players}p"
-                          f"_seed{spec.seed}")
+    return store_root() / "river_rats" / (
+        f"pairs_{agents}_{spec.rules.get('difficulty', 'normal')}_{players}p_seed{spec.seed}")
 
 
 def run(args: argparse.Namespace) -> int:

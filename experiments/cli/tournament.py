@@ -92,7 +92,8 @@ def register(sub) -> None:
                    help="overwrite an output folder that holds another tournament")
     p.add_argument("--out", default=None,
                    type=output_folder,
-                   help="output folder (default results/GAME/tournaments/<N>p_<agents>)")
+                   help="output folder (default ROOT/GAME/tournaments/<N>p_<agents> in the "
+                        "agent store, ROOT as for --agents-dir: outside the clone)")
     p.set_defaults(func=_tournament)
 
     t = sub.add_parser(

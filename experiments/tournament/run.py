@@ -653,8 +653,10 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         n_jobs, backend, scheduler: parallel fan-out (see :func:`run_experiment`).
         batch_size: deals per work unit (results depend on it, not on ``n_jobs``).
         rating_deals: deals whose games feed the ratings (at most ``n_deals``).
-        out_dir: output folder (default :func:`default_out_dir`); partial results there make a
-            re-run resume. ``save``: write CSV/PNG/JSON there.
+        out_dir: output folder (default :func:`default_out_dir` under the agent store,
+            :func:`experiments.tournament.games.store_root` of ``agents_root``: the user's data
+            folder, outside the repository, so a user's runs never dirty the clone); partial
+            results there make a re-run resume. ``save``: write CSV/PNG/JSON there.
         progress: show the runner's progress bar (counts deals).
         agents_root: root folder of saved tuned agents (default ``results``).
         on_start: ``None`` or a function called as ``on_start(tournament, settings)`` (the
@@ -684,9 +686,11 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     user = sorted({r.base for r in refs if r.base in ad.user})
     player = DealPlayer(ad.name, user) if user else play_deals
     extra = player.fingerprint() if user else None
-    if out_dir is None and save:
+    if out_dir is None and save:  # in the user's data folder: a run never dirties the clone
+        from experiments.tournament.games import store_root
+
         out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs],
-                                  options=options)
+                                  root=store_root(agents_root), options=options)
     cfg = ad.config(tour.n_players, tour.options)
     settings = _settings(ad, tour, cfg, int(n_deals), seed, int(batch_size),
                          min(int(rating_deals), int(n_deals)), extra)
@@ -741,6 +745,9 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         paths = result.save(out_dir)
         result.meta["files"] = {k_: str(v) for k_, v in paths.items()}
         write_json(paths["meta"], {**result.meta, "sums": result.sums})
+        from experiments.outputs import finish_partial
+
+        finish_partial(out_dir)  # a finished folder holds only its results
     return result
 
 
