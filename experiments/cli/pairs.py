@@ -245,7 +245,7 @@ def run_compare(args: argparse.Namespace) -> int:
         import io
 
         buf = io.BytesIO()
-        agents_figure(tables).savefig(buf, format="png", dpi=110)
+        agents_figure(tables).savefig(buf, format="png", dpi=110, bbox_inches="tight")
         atomic_write_bytes(Path(args.out), buf.getvalue())
         print(f"written: {args.out}")
     return 0
