@@ -20,7 +20,7 @@ def test_agent_table_is_the_registry():
     assert {g: tuple(specs(g)) for g in GAME_NAMES} == AGENT_NAMES
 
 
-@pytest.mark.parametrize("command", [["tournament"], ["tune"], ["winrates"]])
+@pytest.mark.parametrize("command", [["tournament"], ["tune"], ["winrates"], ["play"]])
 def test_help_lists_every_agent_name_whole(capsys, command):
     text = _help(capsys, command)
     for names in AGENT_NAMES.values():

@@ -19,9 +19,10 @@ def register(sub) -> None:
     """Add ``boardlab play GAME``."""
     from engines.names import GAME_NAMES
     from experiments.cli import GameChoices
+    from experiments.cli.agent_names import agents_help
 
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
-                       description=__doc__.split("\n\n")[0])
+                       description=__doc__.split("\n\n")[0], epilog=agents_help() + ".")
     p.add_argument("game", metavar="GAME", choices=GameChoices(GAME_NAMES),
                    help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     p.add_argument("--players", type=int, default=None,
