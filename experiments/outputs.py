@@ -40,7 +40,8 @@ from typing import Any
 from experiments.io import read_json
 
 __all__ = ["Claim", "claim_folder", "claim_file", "check_writable", "same_settings",
-           "settings_diff", "normalize"]
+           "settings_diff", "normalize", "remove_previous_run", "run_files", "finish_partial",
+           "RUN_OUTPUTS"]
 
 PARTIAL_DIR = "_partial"
 """The runner's folder of partial results inside an output folder: beside it, output files
@@ -151,17 +152,22 @@ def claim_folder(folder: str | os.PathLike, *, experiment: str, settings: dict,
             ``legacy`` settings) names another command is another command's run.
         settings: what determines this run's numbers, JSON-ready; must hold ``"experiment"``.
         outputs: the file names this command writes into the folder.
-        force: ``--force``: always ``"new"`` (the caller starts over, replacing what is there).
+        force: ``--force``: always ``"new"``; the finished run the folder holds is removed
+            first, as a whole (:func:`remove_previous_run`), so that the new run's files
+            never stand beside another run's.
         meta_name: the metadata file's name in the folder.
         legacy: derives settings from a metadata file written without ``"settings"`` (``None``
             when it cannot); such a file is then compared like a new one.
 
     Returns a :class:`Claim`. Raises ``ValueError`` (one line naming the folder, what is there
     and ``--force``) when the folder holds another run or files of this command that no run
-    recorded; nothing on disk is changed.
+    recorded; nothing on disk is changed then (only ``force`` removes anything).
     """
     folder = Path(folder)
-    if force or not folder.is_dir():
+    if not folder.is_dir():
+        return Claim("new", folder)
+    if force:
+        remove_previous_run(folder)
         return Claim("new", folder)
     meta_path = folder / meta_name
     if not meta_path.is_file():  # another command's run (a tournament's meta.json, say)
@@ -200,6 +206,77 @@ def claim_folder(folder: str | os.PathLike, *, experiment: str, settings: dict,
     return Claim("new", folder)
 
 
+RUN_OUTPUTS = {"river-rats pairs": ("experiments.pairs.job", "OUTPUT_FILES"),
+               "tournament": ("experiments.tournament.run", "OUTPUT_FILES"),
+               "tune": ("experiments.tournament.tune", "OUTPUTS"),
+               "lure balance": ("experiments.lure.balance", "OUTPUT_FILES"),
+               "lure rebalance": ("experiments.lure.rebalance", "OUTPUT_FILES")}
+"""Per experiment name (as metadata files record it), the module and constant listing the
+files a finished run of that command writes into its folder: what ``--force`` removes."""
+
+
+def run_files(meta: dict) -> set[str]:
+    """The names of the files the finished run that wrote ``meta`` (a parsed metadata file)
+    left in its folder: the output files of its command (:data:`RUN_OUTPUTS`, found from
+    ``settings["experiment"]``, ``experiment`` or ``kind``) and the files its metadata lists
+    (``files``); empty for a run of no known command."""
+    import importlib
+
+    settings = meta.get("settings") if isinstance(meta.get("settings"), dict) else {}
+    names = {settings.get("experiment"), meta.get("experiment"),
+             str(meta.get("kind") or "").removeprefix("boardlab.")}
+    found: set[str] = set()
+    for name in names:
+        if name in RUN_OUTPUTS:
+            module, attr = RUN_OUTPUTS[name]
+            found.update(getattr(importlib.import_module(module), attr))
+    listed = meta.get("files")
+    if isinstance(listed, dict):
+        found.update(Path(str(v)).name for v in listed.values())
+    return found
+
+
+def remove_previous_run(folder: str | os.PathLike) -> list[str]:
+    """``--force``: remove the finished run in ``folder`` as a whole: the files its metadata
+    file (:data:`META_NAMES`) says the run wrote (:func:`run_files`), then the metadata file
+    itself, last, so that a removal cut short is finished by the next ``--force``. Files no
+    run of ours recorded (a user's notes, other commands' files) are never removed; nor is
+    anything when the folder holds no readable metadata file. Returns the names removed."""
+    folder = Path(folder)
+    removed = []
+    for meta_name in META_NAMES:
+        meta_path = folder / meta_name
+        if not meta_path.is_file():
+            continue
+        try:
+            meta = read_json(meta_path)
+        except (ValueError, OSError):
+            continue
+        if not isinstance(meta, dict):
+            continue
+        for name in sorted(run_files(meta) - set(META_NAMES)):
+            path = folder / name
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+                removed.append(name)
+        meta_path.unlink()
+        removed.append(meta_name)
+    return removed
+
+
+def finish_partial(folder: str | os.PathLike) -> None:
+    """After a run's results and metadata are written: remove the runner's partial results
+    (``_partial/state.json``) and the ``_partial`` folder when nothing else is in it, so a
+    finished folder holds only its results (the metadata answers a re-run)."""
+    import contextlib
+
+    partial = Path(folder) / PARTIAL_DIR
+    with contextlib.suppress(FileNotFoundError):
+        (partial / "state.json").unlink()
+    with contextlib.suppress(OSError):
+        partial.rmdir()
+
+
 def claim_file(path: str | os.PathLike, option: str, force: bool) -> Path:
     """Check that the output file ``path`` (given with ``option``, e.g. ``"--csv"``) may be
     written: it does not exist yet (or ``force``), it is not a folder, and its folder exists
@@ -226,9 +303,20 @@ def check_writable(folder: str | os.PathLike, option: str = "--out") -> None:
     """Raise ``ValueError`` (one line) when ``folder`` exists but this process may not create
     files in it, or when its nearest existing parent is not writable (so the folder cannot be
     made); saying to choose another ``option`` or change the permissions."""
+    import tempfile
+
     p = Path(folder)
     while not p.exists() and p != p.parent:
         p = p.parent
+    if not p.is_dir():
+        raise ValueError(f"{option} {folder}: {p} is a file, not a folder; choose another "
+                         f"{option}")
     if not os.access(p, os.W_OK | os.X_OK):
         raise ValueError(f"{option} {folder}: {p} is read-only for this user; choose a folder "
                          "you can write to, or change its permissions (chmod u+w)")
+    try:  # the file system may still refuse (/proc, a read-only mount): try, then tidy up
+        os.rmdir(tempfile.mkdtemp(prefix=".boardlab-probe-", dir=p))
+    except OSError as exc:
+        raise ValueError(f"{option} {folder}: no folder can be created in {p} "
+                         f"({exc.strerror or exc}); choose a folder on a writable disk"
+                         ) from None

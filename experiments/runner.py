@@ -41,7 +41,12 @@ from typing import Any
 
 import joblib
 import numpy as np
-from tqdm.auto import tqdm
+from importlib.util import find_spec
+
+if find_spec("ipywidgets") is not None:  # the notebook widget where it can be drawn
+    from tqdm.auto import tqdm
+else:  # tqdm.auto without ipywidgets warns "IProgress not found" in every notebook
+    from tqdm.std import tqdm
 
 from engines import source_hash
 from experiments.io import code_version, machine_info, out_lock, read_json, write_json
@@ -49,7 +54,7 @@ from experiments.options import BACKENDS
 from experiments.stats import wilson_interval
 
 __all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
-           "STATE_FILE"]
+           "STATE_FILE", "tqdm"]
 
 STATE_FILE = "state.json"
 CONNECT_TIMEOUT_S = 10
@@ -72,7 +77,11 @@ class RunResult:
 
     ``cells``: the cells as given. ``totals``: one dict of integer sums per cell (numpy int64
     scalars or arrays). ``batches_done``: number of batches per cell. ``wall_time``: seconds
-    spent in this call (not counting earlier, resumed runs). ``games_played``: games played in
+    of play in this call (not counting earlier, resumed runs, nor ``setup_time``: the seconds
+    before the play, starting the workers and compiling the Numba kernels or loading them
+    from the cache, one game played here first; with a dask scheduler given by address the
+    workers compile in their first batches, which ``wall_time`` then includes).
+    ``games_played``: games played in
     this call. ``resumed_batches``: batches found done in ``out_dir`` at the start.
     ``meta``: run facts (seed, batch size, backend, machine...) and ``runs``, the history of
     every run that played games for this result, oldest first (each: ``started_utc``,
@@ -88,6 +97,7 @@ class RunResult:
     games_played: int
     resumed_batches: int = 0
     meta: dict[str, Any] = field(default_factory=dict)
+    setup_time: float = 0.0
 
     @property
     def games(self) -> np.ndarray:
@@ -327,6 +337,7 @@ def run_experiment(
     once: the second raises ``ValueError`` naming the first's process
     (:func:`experiments.io.out_lock`; a lock left by a killed run is taken over).
     """
+    t_start = time.perf_counter()
     cells = [dict(c) for c in cells]
     _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
                    group_batches, success_key, cells, seed)
@@ -355,10 +366,14 @@ def run_experiment(
                 "backend": backend, "n_jobs": _worker_count(n_jobs),
                 "machine": machine_info()}
         planned = [plan.resumed_plan(done) for done in state.done]
-        if backend != "threading" and n_jobs != 1 and scheduler is None and any(
-                len(state.done[ci]) < planned[ci] for ci in range(len(cells))):
+        if scheduler is None and any(len(state.done[ci]) < planned[ci]
+                                     for ci in range(len(cells))):
+            # compile here (or load from the cache) before the clock of the play starts, so
+            # that the run's games/s never counts compilation, with one worker as with many
             _compile_first(play_fn, cells[0], seed, progress,
-                           parallel if backend == "loky" else None)
+                           parallel if backend == "loky" and n_jobs != 1 else None)
+        setup = time.perf_counter() - t_start
+        meta["setup_time_s"] = round(setup, 3)
         run = _RunRecord(state, meta, state_path)
         round_no = 0
         while True:
@@ -500,7 +515,8 @@ class _RunRecord:
         meta["runs"] = [dict(r) for r in self.state.runs]
         return RunResult(cells=cells, totals=self.state.totals,
                          batches_done=[len(d) for d in self.state.done], wall_time=wall,
-                         games_played=self.played, resumed_batches=resumed, meta=meta)
+                         games_played=self.played, resumed_batches=resumed, meta=meta,
+                         setup_time=float(meta.get("setup_time_s", 0.0)))
 
 
 def _play_round(parallel, play_fn, cells, units, seed: int, run: _RunRecord, round_no: int,

@@ -14,8 +14,13 @@ def test_rat_pairs_notebook_runs(monkeypatch):
     monkeypatch.setenv("BOARDLAB_NB_JOBS", "1")
     monkeypatch.setenv("BOARDLAB_NB_PLAYERS", "2")
     monkeypatch.setenv("BOARDLAB_NB_DECISION_GAMES", "2")
+    monkeypatch.setenv("BOARDLAB_NB_NET_GAMES", "40")
+    monkeypatch.setenv("BOARDLAB_NB_SEARCH_GAMES", "8")
     if os.environ.get("BOARDLAB_NB_RESULTS_TEST"):
         monkeypatch.setenv("BOARDLAB_NB_RESULTS", os.environ["BOARDLAB_NB_RESULTS_TEST"])
     text = run_notebook(NOTEBOOK)
     assert "widest 95% interval" in text
     assert "decisions with a choice" in text  # section 5 ran its fresh decision analysis
+    # the strong players sat live, and the pairs are labelled as the command line prints them
+    assert "net" in text and "pimc-fast" in text and "♦K→♠K" in text
+    assert "DS " not in text

@@ -113,7 +113,14 @@ def test_command_writes_tables_plots_and_metadata(tmp_path, capsys):
     df = pd.read_csv(out / "pairs.csv")
     assert len(df) == 12 and set(df["pair"]) == set(PAIRS)
     assert {"win_rate", "ci_low", "ci_high", "mean_rounds", "mean_hands_won",
-            "mean_hands_lost", "debt_loss_share", "mean_jokers_earned"} <= set(df.columns)
+            "mean_hands_lost", "mean_rats_defeated", "other_loss_share",
+            "mean_jokers_earned"} <= set(df.columns)
+    assert "debt_loss_share" not in df.columns  # it was 1 - win rate by the rules
+    # by the rules every loss is on the players' debt unless the game stalls, runs out of
+    # cards under empty_draw="lose" or hits its length limit: none at the default rules
+    assert (df["other_loss_share"] == 0).all()
+    assert (df["mean_rats_defeated"] >= 2 * df["win_rate"]).all()
+    assert (df["mean_rats_defeated"] <= 2).all()
     meta = json.loads((out / "metadata.json").read_text())
     assert meta["seed"] == 9 and meta["games_total"] == 12 * 400
     assert meta["machine"]["cpu_count"] >= 1 and "code_version" in meta
@@ -126,3 +133,17 @@ def test_command_writes_tables_plots_and_metadata(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "nothing was played" in text and "♦K" in text
     pd.testing.assert_frame_equal(pd.read_csv(out / "pairs.csv"), df)
+
+
+def test_table_explains_its_columns_and_the_heatmap_title_is_plain_text(tmp_path):
+    from experiments.pairs.job import ROUNDS_NOTE, PairsSpec, format_table, run_pairs
+    from experiments.pairs.plots import heatmap_figure
+
+    table, _ = run_pairs(PairsSpec(players=[1], agents="heuristic", games=40), batch_size=40,
+                         progress=False)
+    text = format_table(table)
+    assert "debt loss" not in text and "Rats beaten" in text and ROUNDS_NOTE in text
+    assert "collective hands played per game" in ROUNDS_NOTE
+    fig = heatmap_figure(table)
+    assert "`" not in fig._suptitle.get_text()
+    assert "heuristic in every seat" in fig._suptitle.get_text()

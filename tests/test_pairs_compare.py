@@ -104,3 +104,24 @@ def test_compare_command_writes_the_picture_and_refuses_other_rules(tmp_path, ca
     assert main(["river-rats", "compare", runs[0], runs[2]]) == 2
     err = capsys.readouterr().err
     assert "other rules" in err and "difficulty" in err
+
+
+@pytest.mark.parametrize("counts", [[4], [1, 2], [1, 2, 3, 4]])
+def test_agents_figure_keeps_title_and_legend_inside_whatever_the_player_counts(counts):
+    from experiments.pairs.compare import agents_figure
+
+    def table(shift):
+        return pd.concat([_table([0.2 + shift + 0.05 * i for i in range(6)], n)
+                          for n in counts])
+
+    tables = {f"{name} (1,000,000+ games per pair)": table(s)
+              for name, s in (("heuristic", 0.0), ("net", 0.1), ("pimc", 0.2))}
+    fig = agents_figure(tables)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    box = fig.bbox
+    texts = [fig._suptitle, *fig.legends[0].get_texts()]
+    for text in texts:
+        extent = text.get_window_extent(renderer)
+        assert box.x0 - 1 <= extent.x0 and extent.x1 <= box.x1 + 1, text.get_text()

@@ -159,3 +159,31 @@ def test_rats_trick_lines_match_the_engine():
     for ln, w in zip(trick_lines, winners, strict=True):
         assert f"seat {w} (" in ln
     assert np.all([ln.startswith("  -> ") for ln in lines])
+
+
+def test_kernels_compile_before_the_game_is_shown_and_no_note_inside_it(monkeypatch):
+    """The compile note comes before the first line of a session (the warm-up compiles what
+    the display calls) and never inside the game's display."""
+    import experiments.cli.play as play
+    from experiments import notes
+
+    out = io.StringIO()
+    shown_at_warm_up, said_inside = [], []
+    real_warm_up, real_play_one = play.warm_up, play._play_one
+
+    def warm_up(*args):
+        shown_at_warm_up.append(out.getvalue())
+        real_warm_up(*args)
+
+    def play_one(*args):
+        said_inside.append(notes.say_compiling())  # what a compile inside the game would do
+        return real_play_one(*args)
+
+    monkeypatch.setattr(play, "warm_up", warm_up)
+    monkeypatch.setattr(play, "_play_one", play_one)
+    monkeypatch.setitem(notes._state, "said", False)
+    monkeypatch.setitem(notes._state, "quiet", False)
+    assert run(_args("kuhn_poker", "--seed", "3"), stdin=io.StringIO("1\n" * 50),
+               stdout=out) == 0
+    assert shown_at_warm_up == [""] and said_inside == [False]
+    assert not notes._state["quiet"]  # the command's own setting is back after the session

@@ -306,3 +306,36 @@ def test_workers_exit_soon_after_the_run_is_killed(tmp_path):
     for w in left:  # do not leave them behind if the test fails
         os.kill(w, 9)
     assert not left, f"workers {left} outlived the killed run by 15 s"
+
+
+_FIRST_CALL = {"done": False}
+
+
+def slow_first_batch(cell, n_games, seed):
+    """A batch function whose first call in a process takes 1 s longer, as a Numba kernel's
+    first call compiles it."""
+    if not _FIRST_CALL["done"]:
+        _FIRST_CALL["done"] = True
+        time.sleep(1.0)
+    return coin_flips(cell, n_games, seed)
+
+
+def test_games_per_second_excludes_compilation():
+    # the runner compiles (plays one game) before the clock of the play starts, also with one
+    # worker, so a run's wall time and games/s never count the first call's compilation
+    _FIRST_CALL["done"] = False
+    res = run_experiment(slow_first_batch, CELLS, seed=3, games_per_cell=4_000,
+                         batch_size=1_000, n_jobs=1, progress=False)
+    assert res.setup_time >= 1.0 and res.wall_time < 1.0
+    assert res.meta["setup_time_s"] >= 1.0
+    speed = speed_summary(res)
+    assert speed["games_per_s_this_run"] == pytest.approx(res.games_played / res.wall_time)
+
+
+def test_tournament_speed_line_counts_play_only():
+    from experiments.cli.tournament import speed_line
+
+    line = speed_line({"games_played_this_run": 800, "wall_time_s": 19.1, "play_time_s": 0.4,
+                       "setup_time_s": 18.7, "rating_time_s": 0.1}, 1)
+    assert line.startswith("800 games in 0.4 s of play (2,000 games/s")
+    assert "compilation excluded" in line and "18.7 s starting workers and compiling" in line

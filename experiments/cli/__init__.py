@@ -64,6 +64,20 @@ def output_folder(text: str) -> str:
     return text
 
 
+def worker_count(text: str) -> int:
+    """``type=`` of the ``--jobs`` options: a positive integer or -1 (all cores), else
+    ``argparse.ArgumentTypeError`` (a one-line usage error before anything is planned or
+    printed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a positive number of worker "
+                                         "processes, or -1 for all cores")
+    return value
+
+
 class GameChoices(tuple):
     """Game names as ``choices`` of an argument: listed hyphenated (``river-rats``), accepted in
     either spelling (``river_rats`` too), so a usage error lists each game once."""
@@ -75,10 +89,34 @@ class GameChoices(tuple):
         return isinstance(value, str) and tuple.__contains__(self, value.replace("_", "-"))
 
 
+class WholeNamesFormatter(argparse.HelpFormatter):
+    """Help text wrapped as argparse does, except that a line never breaks inside a
+    hyphenated name (``net-search-fast``, ``--ci-width``), so the names in ``--help`` can be
+    copied as printed."""
+
+    def _split_lines(self, text, width):
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent,
+                             break_on_hyphens=False)
+
+
 class OneLineErrorParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose usage errors (an unknown choice, a value that is not a
     number, a missing argument) are one line naming the value as typed, with where to find the
-    usage, and exit status 2; its subcommands' parsers are of the same class."""
+    usage, and exit status 2; its subcommands' parsers are of the same class, and every help
+    is wrapped by :class:`WholeNamesFormatter`."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", WholeNamesFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         """Print ``PROG: error: MESSAGE (usage: PROG --help)`` to standard error and exit with
@@ -139,14 +177,29 @@ def main(argv: list[str] | None = None) -> int:
               "again to resume where it stopped", file=sys.stderr, flush=True)
         return 130
     except OSError as exc:  # a folder or file the user named cannot be written or read
-        import errno
-
-        name = exc.filename if exc.filename is not None else ""
-        hint = ("; choose a folder you can write to (--out), or change its permissions"
-                if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "")
-        print(f"boardlab: error: {name}{': ' if name else ''}{exc.strerror or exc}{hint}",
+        print(f"boardlab: error: {os_error_line(exc, getattr(args, 'out', None))}",
               file=sys.stderr)
         return 1
+
+
+def os_error_line(exc: OSError, out=None) -> str:
+    """The one-line message (after ``boardlab: error:``) of a file-system error that stopped a
+    command whose output folder is ``out`` (``None``: none or unknown): the file and the cause;
+    for a full disk (``ENOSPC``, ``EDQUOT``) the folder, that the finished games are kept
+    (every batch's results were written atomically before) and that the same command resumes
+    once space is freed; for a permission error, what to do."""
+    import errno
+    import os
+
+    name = exc.filename if exc.filename is not None else ""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        folder = out or (os.path.dirname(str(name)) or ".")
+        return (f"no space left on the disk of {folder} (writing {name or 'a result file'}): "
+                "the finished games are kept there; free some space and run the same "
+                "command again to resume where it stopped")
+    hint = ("; choose a folder you can write to (--out), or change its permissions"
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "")
+    return f"{name}{': ' if name else ''}{exc.strerror or exc}{hint}"
 
 
 @contextlib.contextmanager

@@ -8,10 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
+from experiments.cli import QUIET_HELP, output_folder, parse_player_counts, worker_count
 from experiments.options import BACKENDS
 
-DEFAULT_OUT = Path("results") / "river_rats"
 
 
 def _players(values: list[str]) -> list[int]:
@@ -38,6 +37,7 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
         SET_TIES,
         TWO_PAIR_TIES,
     )
+    from experiments.cli.agent_names import AGENT_NAMES
     from experiments.options import PAIRS_DEFAULT_AGENT as DEFAULT_AGENT
 
     p.add_argument("--players", nargs="+", default=["1..4"],
@@ -45,16 +45,40 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agents", nargs="+", default=[DEFAULT_AGENT],
                    help="one policy for every seat, or a list dealt round the table (seat p "
                         "plays name p mod the list's length; comma or space separated; default "
-                        f"{DEFAULT_AGENT})")
-    p.add_argument("--difficulty", choices=DIFFICULTIES, default="normal")
-    p.add_argument("--prediction-match", choices=PREDICTION_MATCHES, default="exact")
-    p.add_argument("--defeated-rat-stays", type=_bool, default=True, metavar="BOOL")
-    p.add_argument("--first-player", type=int, default=0)
-    p.add_argument("--empty-draw", choices=EMPTY_DRAWS, default="skip")
-    p.add_argument("--first-game-defeat-bonuses", type=_bool, default=True, metavar="BOOL")
-    p.add_argument("--full-house-ties", choices=FULL_HOUSE_TIES, default="tie")
-    p.add_argument("--set-ties", choices=SET_TIES, default="kickers")
-    p.add_argument("--two-pair-ties", choices=TWO_PAIR_TIES, default="pairs_then_kicker")
+                        f"{DEFAULT_AGENT}): River Rats' shipped agents are "
+                        f"{', '.join(AGENT_NAMES['river_rats'])}")
+    rules = p.add_argument_group(
+        "River Rats rules options", "the rule variants and [decision]s of the rules "
+        "(docs/rules/river_rats.md; the sections named in brackets); the defaults are the "
+        "rules file's")
+    rules.add_argument("--difficulty", choices=DIFFICULTIES, default="normal",
+                       help="difficulty level: which Rat abilities and defeat bonuses apply "
+                            "[Difficulty levels] (default normal)")
+    rules.add_argument("--prediction-match", choices=PREDICTION_MATCHES, default="exact",
+                       help="a prediction earns a joker when the players' best category is "
+                            "exactly the predicted one (exact) or that category or higher "
+                            "(at_least) [Resolution 1] (default exact)")
+    rules.add_argument("--defeated-rat-stays", type=_bool, default=True, metavar="BOOL",
+                       help="true: the first Rat's King stays in the Rat's hand for the second "
+                            "Rat; false: it leaves the game [Round setup 1] (default true)")
+    rules.add_argument("--first-player", type=int, default=0, metavar="SEAT",
+                       help="seat (0..players-1) of the game's first turn [A turn] (default 0)")
+    rules.add_argument("--empty-draw", choices=EMPTY_DRAWS, default="skip",
+                       help="when a card is needed and deck and discard pile are empty: skip "
+                            "the draw, or lose the game [Resolution] (default skip)")
+    rules.add_argument("--first-game-defeat-bonuses", type=_bool, default=True, metavar="BOOL",
+                       help="at --difficulty first_game the Rats have no abilities; true keeps "
+                            "their defeat bonuses, false switches them off too (default true)")
+    rules.add_argument("--full-house-ties", choices=FULL_HOUSE_TIES, default="tie",
+                       help="full houses with the same three: a tie, or the pair decides "
+                            "[Hand ranking] (default tie)")
+    rules.add_argument("--set-ties", choices=SET_TIES, default="kickers",
+                       help="four or three of a kind of the same rank: the kickers decide high "
+                            "to low, or set_only: a tie [Hand ranking] (default kickers)")
+    rules.add_argument("--two-pair-ties", choices=TWO_PAIR_TIES, default="pairs_then_kicker",
+                       help="two pair compares the higher pair, the lower pair, then the "
+                            "kicker; pairs_only ignores the kicker, higher_pair_only compares "
+                            "the higher pair alone [Hand ranking] (default pairs_then_kicker)")
     p.add_argument("--games", type=int, default=10_000,
                    help="games per pair and player count (the first round with --ci-width)")
     p.add_argument("--ci-width", type=float, default=None, metavar="W",
@@ -63,7 +87,8 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-games", type=int, default=None,
                    help="cap per pair and player count with --ci-width (default 10x --games)")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--jobs", type=int, default=1, help="parallel workers (-1: all cores)")
+    p.add_argument("--jobs", type=worker_count, default=1,
+                   help="parallel workers (-1: all cores)")
     p.add_argument("--backend", choices=BACKENDS, default="loky")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="address of a running dask.distributed scheduler (--backend dask)")
@@ -72,8 +97,10 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --ci-width: batches added per pair in each round (default 4)")
     p.add_argument("--out", default=None,
                    type=output_folder,
-                   help="output folder (default results/river_rats/pairs_<agents>_<difficulty>"
-                        "_<players>p_seed<seed>); re-running with the same folder resumes")
+                   help="output folder (default ROOT/river_rats/pairs_<agents>_<difficulty>"
+                        "_<players>p_seed<seed> in the user's data folder, ROOT = "
+                        "$BOARDLAB_AGENTS_DIR or ~/.local/share/boardlab: outside the clone); "
+                        "re-running with the same folder resumes")
     p.add_argument("--compare", default=None, metavar="RUN",
                    help="a finished pairs run (its folder or pairs.csv) played under the same "
                         "rules, printed beside this one: mean win rates, the gain per pair, "
@@ -90,6 +117,8 @@ def add_pairs_arguments(p: argparse.ArgumentParser) -> None:
 
 def register(sub) -> None:
     """Add ``boardlab river-rats pairs`` and ``boardlab river-rats decisions``."""
+    from experiments.cli.agent_names import AGENT_NAMES
+
     rr = sub.add_parser("river-rats", help="River Rats experiments")
     rsub = rr.add_subparsers(dest="experiment", metavar="EXPERIMENT", required=True)
     p = rsub.add_parser("pairs", help="win rate per ordered Rat pair (the main job)",
@@ -98,7 +127,9 @@ def register(sub) -> None:
     p.set_defaults(func=run)
     d = rsub.add_parser("decisions", help="which decisions a strong agent makes differently "
                         "from a reference agent", description=run_decisions.__doc__)
-    d.add_argument("--agent", default="pimc", help="the agent that plays (default pimc)")
+    d.add_argument("--agent", default="pimc",
+                   help="the agent that plays (default pimc; River Rats' shipped agents: "
+                        f"{', '.join(AGENT_NAMES['river_rats'])})")
     d.add_argument("--reference", default="heuristic",
                    help="the agent asked at every decision (default heuristic)")
     d.add_argument("--players", nargs="+", default=["4"], help="player counts (default 4)")
@@ -214,7 +245,7 @@ def run_compare(args: argparse.Namespace) -> int:
         import io
 
         buf = io.BytesIO()
-        agents_figure(tables).savefig(buf, format="png", dpi=110)
+        agents_figure(tables).savefig(buf, format="png", dpi=110, bbox_inches="tight")
         atomic_write_bytes(Path(args.out), buf.getvalue())
         print(f"written: {args.out}")
     return 0
@@ -290,11 +321,17 @@ def spec_from_args(args: argparse.Namespace):
 
 
 def default_out(spec) -> Path:
-    """Deterministic default output folder of a spec (so the same command resumes)."""
+    """Deterministic default output folder of a spec (so the same command resumes):
+    ``ROOT/river_rats/pairs_<agents>_<difficulty>_<players>p_seed<seed>`` in the user's data
+    folder (ROOT: :func:`experiments.tournament.games.store_root`, ``$BOARDLAB_AGENTS_DIR`` or
+    ``~/.local/share/boardlab``), outside the repository: a user's runs never dirty the
+    clone."""
+    from experiments.tournament.games import store_root
+
     agents = spec.agents if isinstance(spec.agents, str) else "-".join(spec.agents)
     players = "".join(str(n) for n in spec.players)
-    return DEFAULT_OUT / (f"pairs_{agents}_{spec.rules.get('difficulty', 'normal')}_{players}p"
-                          f"_seed{spec.seed}")
+    return store_root() / "river_rats" / (
+        f"pairs_{agents}_{spec.rules.get('difficulty', 'normal')}_{players}p_seed{spec.seed}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -339,9 +376,12 @@ def run(args: argparse.Namespace) -> int:
     rate = result.games_played / result.wall_time if result.wall_time else float("nan")
     workers = (f"the workers of the scheduler at {args.scheduler}" if args.scheduler
                else f"{result.meta['n_jobs']} job(s)")
+    compiled = ("compilation on the workers included" if args.scheduler else
+                f"compilation excluded: {result.setup_time:.1f} s before the play starting "
+                "workers and compiling or loading the kernels")
     print(f"\n{int(pairs['games'].sum()):,} games in all; this run played "
-          f"{result.games_played:,} games in {result.wall_time:.1f} s ({rate:,.0f} games/s, "
-          f"{workers}, backend {args.backend}); resumed "
+          f"{result.games_played:,} games in {result.wall_time:.1f} s of play ({rate:,.0f} "
+          f"games/s, {workers}, backend {args.backend}; {compiled}); resumed "
           f"{result.resumed_batches} batches")
     print(f"results in {out}/: " + ", ".join(p.name for p in paths.values()))
     return 0

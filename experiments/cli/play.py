@@ -19,9 +19,10 @@ def register(sub) -> None:
     """Add ``boardlab play GAME``."""
     from engines.names import GAME_NAMES
     from experiments.cli import GameChoices
+    from experiments.cli.agent_names import agents_help
 
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
-                       description=__doc__.split("\n\n")[0])
+                       description=__doc__.split("\n\n")[0], epilog=agents_help() + ".")
     p.add_argument("game", metavar="GAME", choices=GameChoices(GAME_NAMES),
                    help=", ".join(g.replace("_", "-") for g in GAME_NAMES))
     p.add_argument("--players", type=int, default=None,
@@ -73,8 +74,6 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
                  games=None, record=None, stdin=None, stdout=None) -> int:
     """The interactive loop (see the module docstring); ``stdin``/``stdout`` are text streams.
     Returns 0 (also when the person quits). Raises ``ValueError`` for bad options."""
-    import json
-
     import numpy as np
 
     from agents.policy import Agent, get_spec
@@ -124,6 +123,56 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
 
     def say(text=""):
         print(text, file=out)
+
+    from experiments import notes
+
+    warm_up(game, cls, cfg, sorted({nm.strip() for nm in names} | {(hint or names[0]).strip()}))
+    quiet_before = notes._state["quiet"]
+    notes.set_quiet(True)  # from here on the screen is the game's: no note inside it
+    try:
+        return _session(cls, cfg, seat, names, agents, hint_agent, n_games, seed, record, say,
+                        inp, out)
+    finally:
+        notes.set_quiet(quiet_before)
+
+
+def warm_up(game: str, cls, cfg, bot_names) -> None:
+    """Compile (or load from the cache) everything a session calls before its first line is
+    shown, so that the note "compiling the game kernels ..." (:mod:`experiments.notes`) comes
+    before the game and never inside its display: a throwaway game of ``cls`` under ``cfg``
+    (seed 0, the first legal action each time) through the calls the display makes (table,
+    action texts, news, returns, outcome), and one decision of a fresh copy of each bot in
+    ``bot_names`` on its first state (the session's own bots are untouched: the same seed
+    plays the same game)."""
+    from agents.policy import Agent
+
+    st = cls(cfg, 0)
+    for name in bot_names:
+        Agent(game, name)(st.clone())
+    steps = 0
+    while not st.is_terminal() and steps < 10_000:
+        p = st.current_player()
+        legal = st.legal_actions()
+        st.table(viewer=p)
+        st.action_to_string(legal[0])
+        int(st.core.observed_action(st.state, legal[0], p))
+        st.apply_action(legal[0])
+        if hasattr(st, "news"):
+            st.news(p)
+        steps += 1
+    st.table(None)
+    st.returns()
+    st.outcome()
+
+
+def _session(cls, cfg, seat, names, agents, hint_agent, n_games, seed, record, say, inp,
+             out) -> int:
+    """The games of a session after the checks and the warm-up of :func:`play_session`."""
+    import json
+
+    import numpy as np
+
+    from engines.protocol import chance
 
     title = cls(cfg, 0).title
     say(f"{title}, {cfg.n_players} players: you are seat {seat}; "

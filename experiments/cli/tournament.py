@@ -7,7 +7,8 @@ import argparse
 import json
 
 from engines.names import GAME_NAMES
-from experiments.cli import QUIET_HELP, GameChoices, output_folder
+from experiments.cli import QUIET_HELP, GameChoices, output_folder, worker_count
+from experiments.cli.agent_names import agents_help
 from experiments.options import BACKENDS
 
 GAME_CHOICES = GameChoices(GAME_NAMES)
@@ -50,7 +51,8 @@ def _common(p: argparse.ArgumentParser, batch_default: str = "100") -> None:
                    help="a rules option of the game's config (repeatable), e.g. "
                         "difficulty=expert, games_per_match=5")
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    p.add_argument("--jobs", type=worker_count, default=1,
+                   help="worker processes (-1: all cores)")
     p.add_argument("--backend", choices=BACKENDS, default="loky")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="dask.distributed scheduler to use with --backend dask")
@@ -69,6 +71,7 @@ def register(sub) -> None:
     """Add ``tournament``, ``tune`` and ``winrates`` to the top-level subcommands."""
     p = sub.add_parser(
         "tournament", help="round robin of bot strategies in duplicate format",
+        epilog=agents_help() + ".",
         description="Round robin of agents: every table in every seat rotation on the same "
                     "deals (River Rats: teams on identical deals); win rates, pairwise matrix, "
                     "ratings and paired tests, written as CSV + PNG + meta.json.")
@@ -89,11 +92,13 @@ def register(sub) -> None:
                    help="overwrite an output folder that holds another tournament")
     p.add_argument("--out", default=None,
                    type=output_folder,
-                   help="output folder (default results/GAME/tournaments/<N>p_<agents>)")
+                   help="output folder (default ROOT/GAME/tournaments/<N>p_<agents> in the "
+                        "agent store, ROOT as for --agents-dir: outside the clone)")
     p.set_defaults(func=_tournament)
 
     t = sub.add_parser(
         "tune", help="tune an agent's parameters against a fixed field (optuna)",
+        epilog=agents_help() + ".",
         description="Tune AGENT's parameter vector with optuna (TPE, CMA-ES or random search) "
                     "for the highest mean win share against a fixed field in duplicate "
                     "format, every trial on the same deals; the study is stored in the output "
@@ -141,6 +146,7 @@ def register(sub) -> None:
 
     w = sub.add_parser(
         "winrates", help="each agent's win rate with a 95%% interval at several player counts",
+        epilog=agents_help() + ".",
         description="The agent win-rate table of a game: River Rats teams on the same game "
                     "seeds; competitive games by a duplicate tournament per player count.")
     w.add_argument("game", choices=GAME_CHOICES, metavar="GAME",
@@ -156,7 +162,8 @@ def register(sub) -> None:
                         "time)")
     w.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     w.add_argument("--seed", type=int, default=2026)
-    w.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
+    w.add_argument("--jobs", type=worker_count, default=1,
+                help="worker processes (-1: all cores)")
     w.add_argument("--csv", default=None, metavar="PATH", help="also write the table as CSV")
     w.add_argument("--force", action="store_true", help="replace the --csv file if it exists")
     w.add_argument("--quiet", action="store_true", help=QUIET_HELP)
@@ -256,6 +263,20 @@ def start_line(tour, settings: dict, sizes, n_jobs: int, defaulted: bool) -> str
             + (f"the first {rating} rated" if rating else "no ratings") + f": {estimate}")
 
 
+def speed_line(meta: dict, n_jobs: int) -> str:
+    """The speed line of ``boardlab tournament`` from a tournament's ``meta``: the games of this
+    run over the seconds of play, which exclude compilation (the runner compiles, or loads
+    from the cache, before the clock starts: :class:`experiments.runner.RunResult`), then the
+    seconds spent before the play (starting workers, compiling) and on the ratings, so that
+    every figure is what it says."""
+    games, play = meta["games_played_this_run"], meta.get("play_time_s", meta["wall_time_s"])
+    setup = meta.get("setup_time_s") or 0.0
+    rate = f"{games / play:,.0f} games/s" if play > 0 else "too fast to time"
+    return (f"{games:,} games in {play:.1f} s of play ({rate}, --jobs {n_jobs}; compilation "
+            f"excluded); before the play {setup:.1f} s starting workers and compiling or "
+            f"loading the kernels; ratings {meta['rating_time_s']:.1f} s")
+
+
 def _tournament(args) -> int:
     from experiments.tournament.cost import tournament_defaults
     from experiments.tournament.games import get_adapter, parse_agents
@@ -290,9 +311,7 @@ def _tournament(args) -> int:
               "played; add --force to play it again")
         return 0
     if m["games_played_this_run"]:
-        print(f"{m['games_played_this_run']} games in {m['wall_time_s']:.1f} s "
-              f"({m['games_per_s_this_run']:.0f} games/s, --jobs {args.jobs}); ratings "
-              f"{m['rating_time_s']:.1f} s")
+        print(speed_line(m, args.jobs))
     else:
         print(f"no games left to play: every deal was played by an earlier run of the same "
               f"tournament; ratings {m['rating_time_s']:.1f} s")

@@ -201,7 +201,11 @@ def agents_figure(tables: dict[str, pd.DataFrame]) -> Figure:
     if not ns:
         raise ValueError("the tables share no player count")
     cols = min(len(ns), 4)
-    fig = Figure(figsize=(3.7 * cols + 1.2, 5.4))
+    # wide enough for the two-line title whatever the panels; with few panels the legend
+    # stacks its entries (one per row) under them instead of running past the edges
+    legend_cols = len(labels) if cols >= 3 else 1
+    legend_rows = -(-len(labels) // legend_cols)
+    fig = Figure(figsize=(max(3.7 * cols + 1.2, 9.0), 5.4 + 0.25 * (legend_rows - 1)))
     axes = fig.subplots(1, cols, sharey=False, squeeze=False).ravel()
     markers = ["o", "s", "D", "^", "v"]
     last = tables[labels[-1]]
@@ -222,9 +226,9 @@ def agents_figure(tables: dict[str, pd.DataFrame]) -> Figure:
         ax.set_title(f"{n} player{'s' if n > 1 else ''}", fontsize=10)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_ylabel("Rat pair (active → waiting)")
-    fig.legend(loc="lower center", ncol=len(labels), fontsize=9, frameon=False)
+    fig.legend(loc="lower center", ncol=legend_cols, fontsize=9, frameon=False)
     fig.suptitle("How often do the players beat each pair of Rats, and how much does it depend "
                  "on how well they play?\n(95% intervals; pairs sorted by the "
                  f"{labels[-1]} win rate)", fontsize=11)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.tight_layout(rect=(0, 0.02 + 0.045 * legend_rows, 1, 1))
     return fig

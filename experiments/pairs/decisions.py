@@ -92,7 +92,7 @@ def decision_differences(agent: str = "pimc", reference: str = "heuristic",
         words = chance.game_seeds(seed, int(n_games))
         it = range(int(n_games))
         if progress:
-            from tqdm.auto import tqdm
+            from experiments.runner import tqdm  # text bar unless ipywidgets draws one
             it = tqdm(it, desc=f"{n} player(s)", unit="game")
         for g in it:
             st = cls(cfg, chance.word_to_seed(words[g]))

@@ -146,8 +146,14 @@ def run_pairs(spec: PairsSpec, *, n_jobs: int = 1, backend: str = "loky",
 def pair_table(result: RunResult) -> pd.DataFrame:
     """One row per (player count, ordered pair): ``players, pair, active, waiting, games,
     wins, win_rate, ci_low, ci_high`` (95% Wilson), the means of rounds, hands won and lost,
-    jokers earned, debts, ``debt_loss_share`` (share of games lost on the players' debt) and
-    ``stalled_share``."""
+    jokers earned, debts, Rats defeated (``mean_rats_defeated``: 0..2 per game, 2 in every
+    won game: how far the players got), ``other_loss_share`` (share of games lost other than
+    on the players' debt: an empty draw under ``empty_draw="lose"``, a stall or a game cut at
+    its length limit) and ``stalled_share``.
+
+    There is no share of games "lost on debt": by the rules ("Resolution" 5) the players lose
+    when their debt reaches 5, and otherwise only through ``other_loss_share``, so that share
+    is ``1 - win_rate - other_loss_share`` and says nothing the win rate does not."""
     rows = []
     for cell, tot in zip(result.cells, result.totals, strict=True):
         g = int(tot["games"])
@@ -157,7 +163,8 @@ def pair_table(result: RunResult) -> pd.DataFrame:
                "wins": w}
         for f in _RATE_FIELDS:
             row[f"mean_{f}"] = int(tot[f]) / g if g else np.nan
-        row["debt_loss_share"] = int(tot["lost_on_debt"]) / g if g else np.nan
+        lost = g - w
+        row["other_loss_share"] = (lost - int(tot["lost_on_debt"])) / g if g else np.nan
         row["stalled_share"] = int(tot["stalled"]) / g if g else np.nan
         rows.append(row)
     df = pd.DataFrame(rows)
@@ -189,20 +196,35 @@ def unordered_table(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+ROUNDS_NOTE = ("rounds: collective hands played per game (a round is one hand against the "
+               "active Rat: setup, turns, resolution); Rats beaten: Rats defeated per game "
+               "(2 in every won game)")
+"""The legend under :func:`format_table`: what its ``rounds`` and ``Rats beaten`` columns
+count (rules: "Round setup", "Resolution")."""
+
+
 def format_table(pairs: pd.DataFrame) -> str:
     """A readable text table: per player count, the 12 ordered pairs sorted from easiest to
-    hardest with win rate, interval and games."""
+    hardest with win rate, interval, games, mean rounds and mean Rats defeated (the legend,
+    :data:`ROUNDS_NOTE`, says what they count); a column of games lost on other causes than
+    debt appears only when a run has any (``other_loss_share``)."""
     lines = []
+    other = ("other_loss_share" in pairs.columns
+             and float(pairs["other_loss_share"].fillna(0).max()) > 0)
     for n, df in pairs.groupby("players", sort=True):
         lines.append(f"\n{n} player{'s' if n > 1 else ''} "
                      f"(agents: {df['agents'].iloc[0]}), win rate with 95% CI")
         lines.append(f"  {'active':<7}{'waiting':<8}{'win rate':>9}  {'95% CI':<17}{'games':>11}"
-                     f"{'rounds':>8}{'debt loss':>10}")
+                     f"{'rounds':>8}{'Rats beaten':>13}"
+                     + (f"{'lost, not on debt':>19}" if other else ""))
         for _, r in df.sort_values("win_rate", ascending=False).iterrows():
+            beaten = r.get("mean_rats_defeated", np.nan)
             lines.append(
                 f"  {SUIT_SYMBOLS[r.active] + 'K':<7}{SUIT_SYMBOLS[r.waiting] + 'K':<8}"
                 f"{100 * r.win_rate:>8.2f}%  [{100 * r.ci_low:5.2f}, {100 * r.ci_high:5.2f}]  "
-                f"{r.games:>11,}{r.mean_rounds:>8.2f}{100 * r.debt_loss_share:>9.1f}%")
+                f"{r.games:>11,}{r.mean_rounds:>8.2f}{beaten:>13.2f}"
+                + (f"{100 * r.other_loss_share:>18.1f}%" if other else ""))
+    lines.append(f"\n{ROUNDS_NOTE}")
     return "\n".join(lines)
 
 
@@ -214,7 +236,8 @@ OUTPUT_FILES = ("pairs.csv", "pairs.parquet", "unordered_pairs.csv", "heatmap.pn
 def write_outputs(out_dir: str | Path, pairs: pd.DataFrame, result: RunResult,
                   spec: PairsSpec, extra_meta: dict | None = None) -> dict[str, Path]:
     """Write the CSV and Parquet tables, the heatmap and bar chart PNGs and the metadata JSON
-    into ``out_dir``; returns the paths by kind. Every file is written atomically."""
+    into ``out_dir``, then remove the runner's ``_partial/state.json`` there; returns the paths
+    by kind. Every file is written atomically."""
     from experiments.io import atomic_write_bytes
     from experiments.pairs.plots import plot_heatmap, plot_unordered
 
@@ -237,11 +260,14 @@ def write_outputs(out_dir: str | Path, pairs: pd.DataFrame, result: RunResult,
                  "games_per_pair": spec.games, "seed": spec.seed},
         "configs": {f"{c['players']}p_{c['pair']}": c["config"] for c in result.cells},
         "games_total": games,
-        "wall_time_s": result.wall_time,
+        "wall_time_s": result.wall_time, "setup_time_s": result.setup_time,
         **speed_summary(result),
         "written_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     })
     if extra_meta:
         meta.update(extra_meta)
     write_json(paths["meta"], meta)
+    from experiments.outputs import finish_partial
+
+    finish_partial(out)  # the runner's partial results: a finished folder holds its results
     return paths

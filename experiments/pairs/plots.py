@@ -84,7 +84,7 @@ def heatmap_figure(pairs: pd.DataFrame) -> Figure:
     agents = ""
     if "agents" in pairs.columns:
         names = sorted({a for v in pairs["agents"].astype(str) for a in v.split(",")})
-        agents = (f" `{names[0]}` in every seat," if len(names) == 1
+        agents = (f" {names[0]} in every seat," if len(names) == 1
                   else f" agents {', '.join(names)},")
     fig.suptitle(f"River Rats: how often do the players beat each Rat pair?{agents} "
                  "95% Wilson intervals")

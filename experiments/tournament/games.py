@@ -51,7 +51,7 @@ from engines.names import GAME_NAMES, describe
 from engines.protocol import core_of, game_class, normalize_game_name
 
 __all__ = ["AgentRef", "Outcome", "GameAdapter", "GAMES", "get_adapter", "parse_agents",
-           "WIN_UNITS", "DEFAULT_SEARCH", "AGENTS_DIR_ENV", "agents_dir", "store_root",
+           "WIN_UNITS", "RANKED_BY", "DEFAULT_SEARCH", "AGENTS_DIR_ENV", "agents_dir", "store_root",
            "repo_results", "agent_search_path", "find_agent"]
 
 WIN_UNITS = 60
@@ -61,6 +61,14 @@ AGENTS_DIR_ENV = "BOARDLAB_AGENTS_DIR"
 :func:`store_root`)."""
 MAX_USER = 4
 """User policies that one table may seat at once (distinct functions)."""
+RANKED_BY = {"team": "win", "place": "win", "win_then_score": "win", "chips": "score",
+             "match": "score"}
+"""The measure a tournament ranks by, per outcome kind of the game's description
+(:data:`engines.description.OUTCOMES`): the game's own utility, i.e. the mean of its returns
+per game. Where the returns are win shares (``team``, ``place``, ``win_then_score``) that is the
+win rate; where they are chips (Kuhn poker, zero-sum) or points summed over a match
+(ReCURRRing), the ``score`` column: a bot that wins many small pots but loses big ones has the
+higher win rate and the lower utility, and ranks below."""
 DEFAULT_SEARCH = ("net-search-fast",)
 """Search agents of the default field (:meth:`GameAdapter.standard_agents`), where the game
 ships them."""
@@ -168,7 +176,8 @@ class GameAdapter:
     ``Outcome.score`` measures), ``score_scale`` (integer units per score point when summing),
     ``param_names`` and ``param_bounds`` (of the tunable family, for tuning), ``shipped``
     (registry names, in display order), ``tunable`` (bases whose parameter vector is tuned),
-    ``user`` (user policies).
+    ``user`` (user policies), ``utility`` (the description's utility type) and ``ranked_by``
+    (:data:`RANKED_BY`: the measure a tournament ranks by, ``"win"`` or ``"score"``).
     """
 
     name: str
@@ -183,6 +192,8 @@ class GameAdapter:
     shipped: tuple[str, ...] = ()
     tunable: tuple[str, ...] = ()
     user: dict[str, _UserPolicy] = field(default_factory=dict)
+    utility: str = "general_sum"
+    ranked_by: str = "win"
 
     accepts_user_policies = True
     """Whether :meth:`register_policy` is open (every game: one policy protocol)."""
@@ -201,7 +212,16 @@ class GameAdapter:
                    score_scale=WIN_UNITS if d.score_units == "win" else int(d.score_units),
                    param_names=tuple(fam.param_names),
                    param_bounds=d.bounds_for(fam.param_names), shipped=tuple(reg),
-                   tunable=d.tunable)
+                   tunable=d.tunable, utility=d.utility, ranked_by=RANKED_BY[d.outcome])
+
+    @property
+    def ranked_name(self) -> str:
+        """What the tournament ranks by, in words: the score's name (``chips``, ``match
+        points``) for a game whose returns are chips or points, else ``win rate`` (``team win
+        rate`` for a cooperative game)."""
+        if self.ranked_by == "score":
+            return self.score_name
+        return "team win rate" if self.cooperative else "win rate"
 
     # ---- registry --------------------------------------------------------------------------
     def registry_params(self, base: str) -> np.ndarray:

@@ -29,32 +29,50 @@ _GAME_TITLES = {"lure": "Lure", "rats": "Rats", "recurring": "ReCURRRing",
 
 
 def plot_agents(result):
-    """Two panels: win rate with its 95% interval per agent (bars), and the openskill rating
+    """Per agent, best at the top: the measure the tournament ranks by (the game's utility,
+    :data:`experiments.tournament.games.RANKED_BY`) with its 95% interval (bars); for a game
+    ranked by chips or points, the win rate beside it; and the openskill rating
     ``mu +- sigma`` (if ratings were computed): error bars of one sigma, the interval of the
     ``rating mu +- sigma`` column that :meth:`TournamentResult.summary` prints
     (:data:`RATING_INTERVAL`). Returns the matplotlib Figure."""
-    df = result.agents.sort_values("win_rate")
-    has_rating = "mu" in df.columns
-    fig, axes = plt.subplots(1, 2 if has_rating else 1, figsize=(11 if has_rating else 6,
-                                                                  0.45 * len(df) + 1.6))
-    axes = np.atleast_1d(axes)
-    y = np.arange(len(df))
-    err = np.vstack([df.win_rate - df.win_low, df.win_high - df.win_rate])
-    axes[0].barh(y, df.win_rate, xerr=err, color="#4c72b0", capsize=3)
-    axes[0].set_yticks(y, df.index)
+    df = result.agents.sort_values(["rank", "win_rate"], ascending=[False, True])
     ad = result.tournament.adapter
-    axes[0].set_xlabel("team win rate" if ad.cooperative else "win rate (share of wins per game)")
-    if not ad.cooperative:
-        axes[0].axvline(1 / result.tournament.n_players, color="grey", ls=":", lw=1,
-                        label=f"equal share (1/{result.tournament.n_players})")
-        axes[0].legend(loc="lower right", fontsize=8)
-    axes[0].set_title("win rate, 95% interval")
+    by_score = ad.ranked_by == "score"
+    has_rating = "mu" in df.columns
+    n_panels = 1 + by_score + has_rating
+    fig, axes = plt.subplots(1, n_panels, figsize=(5.5 * n_panels, 0.45 * len(df) + 1.8))
+    axes = list(np.atleast_1d(axes))
+    y = np.arange(len(df))
+    panels = [("score", "score_low", "score_high")] if by_score else []
+    panels.append(("win_rate", "win_low", "win_high"))
+    unit = "match" if result.tournament.deal_games() > 1 else "game"
+    for ax, (col, low, high) in zip(axes, panels, strict=False):
+        err = np.vstack([df[col] - df[low], df[high] - df[col]])
+        ax.barh(y, df[col], xerr=err, color="#4c72b0" if col == panels[0][0] else "#8da0cb",
+                capsize=3)
+        ax.set_yticks(y, df.index if ax is axes[0] else [""] * len(df))
+        if col == "score":
+            ax.axvline(0, color="grey", lw=0.8)
+            ax.set_xlabel(f"{ad.score_name} per {unit} (the game's utility)")
+            ax.set_title(f"{ad.score_name}, 95% interval: ranks the agents")
+            continue
+        ax.set_xlabel("team win rate" if ad.cooperative else "win rate (share of wins per game)")
+        if not ad.cooperative:
+            ax.axvline(1 / result.tournament.n_players, color="grey", ls=":", lw=1,
+                       label=f"equal share (1/{result.tournament.n_players})")
+            ax.legend(loc="lower right", fontsize=8)
+        ax.set_title("win rate, 95% interval" + ("" if by_score else ": ranks the agents"))
     if has_rating:
-        axes[1].errorbar(df.mu, y, xerr=df.sigma, fmt="o", color="#dd8452", capsize=3)
-        axes[1].set_yticks(y, [""] * len(df))
-        axes[1].set_xlabel(f"openskill rating: {RATING_INTERVAL} (as in the printed table)")
-        axes[1].set_title(f"Plackett-Luce rating, {RATING_INTERVAL}")
-    fig.suptitle(f"Which agent wins most? {ad.title}, {result.tournament.n_players} players, "
+        ax = axes[-1]
+        ax.errorbar(df.mu, y, xerr=df.sigma, fmt="o", color="#dd8452", capsize=3)
+        ax.set_yticks(y, [""] * len(df))
+        ax.set_xlabel(f"openskill rating: {RATING_INTERVAL} (as in the printed table)")
+        order = (f"order of {ad.score_name} per deal and table" if by_score
+                 else "finishing order")
+        ax.set_title(f"Plackett-Luce rating ({order}), {RATING_INTERVAL}", fontsize=10)
+    question = (f"Which agent wins the most {ad.score_name}?" if by_score
+                else "Which agent wins most?")
+    fig.suptitle(f"{question} {ad.title}, {result.tournament.n_players} players, "
                  f"{result.meta['deals']:,} deals ({result.meta['games_played']:,} games)")
     fig.tight_layout()
     return fig

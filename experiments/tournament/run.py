@@ -22,12 +22,16 @@ finished tournament (its ``meta.json``) is answered from when the settings are t
 refused when they differ, unless ``overwrite`` (``--force``): :mod:`experiments.outputs`.
 
 **Results** (:class:`TournamentResult`): per agent the win rate and mean score with 95%
-intervals (deal-clustered t-intervals; River Rats team win rates with Wilson intervals), a
+intervals (deal-clustered t-intervals; River Rats team win rates with Wilson intervals), ranked
+by **the game's own utility** (:data:`experiments.tournament.games.RANKED_BY`, read from the
+game's description): the win rate where the returns are win shares, the chips (Kuhn poker) or
+match points (ReCURRRing) where they are chips or points, the other measure beside it; a
 pairwise matrix (how often A finishes ahead of B when they meet, ties half, with intervals),
 Plackett-Luce ratings with uncertainty from ``openskill`` (mu, sigma, ordinal ``mu - 3 sigma``)
-over the first ``rating_deals`` deals, and paired tests of "A better than B" (paired t-test and
-sign test on per-deal win differences, Holm-adjusted). :meth:`TournamentResult.save` writes CSV
-+ PNG + ``meta.json`` under ``results/<game>/tournaments/<name>/``.
+over the first ``rating_deals`` deals and paired tests of "A better than B" (paired t-test and
+sign test on per-deal differences, Holm-adjusted), both on the ranked measure.
+:meth:`TournamentResult.save` writes CSV + PNG + ``meta.json`` under
+``results/<game>/tournaments/<name>/``.
 """
 
 from __future__ import annotations
@@ -329,10 +333,16 @@ def compute_ratings(tour: Tournament, seed: int, n_deals: int, batch_size: int) 
     ``tau = 0`` switches off openskill's skill-drift term: a bot's strength does not change
     between games, so every game counts alike and sigma keeps shrinking as games are added.
 
-    Each game is a free-for-all among the distinct agents at the table, ranked by their best
-    seat's rank key (:class:`experiments.tournament.games.Outcome`); in a cooperative game each
-    deal is one match among all teams, ranked by their result. Returns a DataFrame indexed by
-    agent label: ``mu``, ``sigma``, ``ordinal`` (``mu - 3 sigma``), ``rating_games``.
+    The ratings are on the measure the tournament ranks by
+    (:data:`experiments.tournament.games.RANKED_BY`). Ranked by win rate: each game is a
+    free-for-all among the distinct agents at the table, ranked by their best seat's rank key
+    (:class:`experiments.tournament.games.Outcome`); in a cooperative game each deal is one
+    match among all teams, ranked by their result. Ranked by chips or points (Kuhn poker,
+    ReCURRRing): each table's deal is one match, its agents ranked by their chips or points
+    summed over the table's seat rotations (the duplicate total, in which the cards cancel:
+    an ordering of single games would rank by who won the hand, not by how much). Returns a
+    DataFrame indexed by agent label: ``mu``, ``sigma``, ``ordinal`` (``mu - 3 sigma``),
+    ``rating_games`` (matches rated).
     """
     from openskill.models import PlackettLuce
 
@@ -341,11 +351,22 @@ def compute_ratings(tour: Tournament, seed: int, n_deals: int, batch_size: int) 
     ratings = {lab: model.rating(name=lab) for lab in labels}
     counts = dict.fromkeys(labels, 0)
     coop = tour.adapter.cooperative
+    by_score = tour.adapter.ranked_by == "score" and not coop
+    rotations = len(seatings(tour.tables[0], coop)) if tour.tables else 1
     done = b = 0
     while done < n_deals:
         nb = min(batch_size, n_deals - done)
         games = list(_play_all(tour, nb, _word(batch_seed(seed, b))))
         for i in range(nb):
+            if by_score:  # one match per table: its rotations' summed chips or points
+                for t in range(0, len(games), rotations):
+                    total: dict[int, float] = {}
+                    for lineup, out in games[t:t + rotations]:
+                        for p, a in enumerate(lineup):
+                            total[a] = total.get(a, 0.0) + out.score[i, p]
+                    _rate(model, ratings, counts, [labels[a] for a in total],
+                          list(total.values()))
+                continue
             if coop:
                 keys = {lineup[0]: out.key[i, 0] for lineup, out in games}
                 _rate(model, ratings, counts, [labels[a] for a in keys], list(keys.values()))
@@ -378,13 +399,16 @@ class TournamentResult:
 
     ``agents``: DataFrame indexed by label: ``base``, ``params``, ``games``, ``win_rate``,
     ``win_low``, ``win_high``, ``score``, ``score_low``, ``score_high``, ``mu``, ``sigma``,
-    ``ordinal``, ``rank`` (by win rate). ``pairwise``: one row per ordered pair (``agent``,
+    ``ordinal``, ``rank`` (by the game's utility: :data:`experiments.tournament.games.RANKED_BY`,
+    named in ``meta["ranked_by"]``). ``pairwise``: one row per ordered pair (``agent``,
     ``opponent``): ``meetings``, ``ahead`` (share of meetings finished ahead, ties half),
     ``ahead_low``/``ahead_high``, ``p_ahead_holm`` (Student's t over deals of "ahead differs
     from 1/2", Holm over the pairs: the star of the matrix picture), ``win_diff`` (mean
     per-game win-share difference, agent minus opponent, over the whole tournament),
-    ``score_diff``, ``t``, ``p_t``, ``p_sign``, ``p_holm`` (Holm over the unordered pairs, on
-    ``p_t``; for a cooperative game on ``p_sign``, McNemar's exact test), ``verdict``.
+    ``score_diff``, ``t``, ``p_t``, ``p_sign`` (on win shares), ``p_t_score``, ``p_sign_score``
+    (on scores), ``p_holm`` (Holm over the unordered pairs, on the ranked measure's ``p_t``;
+    for a cooperative game on ``p_sign``, McNemar's exact test), ``verdict`` (on the ranked
+    measure).
     ``seats``: per seat, the deals played in it (over all line-ups and rotations) and its win
     rate. ``meta``: metadata (JSON-ready, with the runner's ``runs`` history). ``sums``: the
     raw integer totals.
@@ -404,33 +428,53 @@ class TournamentResult:
         return m.reindex(index=labels, columns=labels)
 
     def summary(self) -> str:
-        """A readable text table (agents sorted by win rate) for the terminal."""
+        """A readable text table for the terminal: agents sorted by the ranked measure (the
+        game's utility, :data:`experiments.tournament.games.RANKED_BY`), which the header
+        names, with the win rate beside it, then the significant pairs on that measure."""
         ad = self.tournament.adapter
         lines = [f"{ad.title}, {self.tournament.n_players} players: {self.meta['deals']} deals, "
                  f"{self.meta['games_played']} games ({self.meta['tables']} tables x "
                  f"{self.meta['rotations_per_table']} rotations"
                  + (f" x {self.tournament.deal_games()} games per match"
                     if self.tournament.deal_games() > 1 else "") + ")"]
+        by_score = ad.ranked_by == "score"
+        unit = "match" if self.tournament.deal_games() > 1 else "game"
+        utility = ad.utility.replace("_", "-")
+        lines.append(f"ranked by {ad.ranked_name} per {unit}, the game's utility ({utility} "
+                     "returns" + (f" in {ad.score_name})" if by_score else ": win shares)")
+                     + ("; win rate beside it" if by_score else ""))
         # a game whose score is its win share (Rats) shows that column once
         same = np.allclose(self.agents["score"], self.agents["win_rate"], equal_nan=True)
-        head = (f"{'agent':<28} {'win rate [95% CI]':>24}"
-                + ("" if same else f"  {ad.score_name + ' [95% CI]':>26}")
+        score_head = f"{ad.score_name + ' [95% CI]':>26}"
+        win_head = f"{'win rate [95% CI]':>24}"
+        head = (f"{'rank':>4}  {'agent':<28} "
+                + (f"{score_head}  {win_head}" if by_score else
+                   win_head + ("" if same else f"  {score_head}"))
                 + f"  {'rating mu +- sigma':>20}")
         lines.append(head)
-        for lab, r in self.agents.sort_values("rank").iterrows():
-            lines.append(f"{lab[:28]:<28} {r.win_rate:7.3f} [{r.win_low:6.3f}, {r.win_high:6.3f}]"
-                         + ("" if same else
-                            f"   {r.score:8.3f} [{r.score_low:7.3f}, {r.score_high:7.3f}]")
+        for lab, r in self.agents.sort_values(["rank", "win_rate"],
+                                              ascending=[True, False]).iterrows():
+            win = f"{r.win_rate:7.3f} [{r.win_low:6.3f}, {r.win_high:6.3f}]"
+            score = f"{r.score:8.3f} [{r.score_low:7.3f}, {r.score_high:7.3f}]"
+            lines.append(f"{int(r['rank']):>4}  {lab[:28]:<28} "
+                         + (f"   {score}  {win}" if by_score else
+                            win + ("" if same else f"   {score}"))
                          + (f"  {r['mu']:9.2f} +- {r['sigma']:5.2f}" if "mu" in r else ""))
         sig = self.pairwise[(self.pairwise.verdict == "better")]
-        what = "team win rate" if ad.cooperative else "win share per game"
-        test = ("McNemar's exact test on the deals one team won" if ad.cooperative
-                else "paired t-test on per-deal win shares")
+        if by_score:
+            what = f"{ad.score_name} per {unit}"
+            test = f"paired t-test on per-deal {ad.score_name}"
+            column = "score_diff"
+        else:
+            what = "team win rate" if ad.cooperative else "win share per game"
+            test = ("McNemar's exact test on the deals one team won" if ad.cooperative
+                    else "paired t-test on per-deal win shares")
+            column = "win_diff"
         if len(sig):
             lines.append(f"significantly better ({test}, Holm-adjusted p < 0.05):")
             for _, r in sig.iterrows():
                 p_txt = f"= {r.p_holm:.2g}" if r.p_holm > 0 else "< 1e-300"
-                lines.append(f"  {r.agent} > {r.opponent}: {what} +{r.win_diff:.3f}, p {p_txt}")
+                lines.append(f"  {r.agent} > {r.opponent}: {what} {r[column]:+.3f}, p {p_txt}")
         else:
             lines.append(f"no pair differs significantly ({test}, Holm-adjusted 5%)")
         return "\n".join(lines)
@@ -493,7 +537,10 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
     }, index=pd.Index(labels, name="agent"))
     if ratings is not None:
         agents = agents.join(ratings)
-    agents["rank"] = agents["win_rate"].rank(ascending=False, method="min").astype(int)
+    # rank by the game's own utility (games.RANKED_BY): chips or points where the returns
+    # are chips or points, else the win rate; the other measure stands beside it
+    ranked_col = "score" if ad.ranked_by == "score" else "win_rate"
+    agents["rank"] = agents[ranked_col].rank(ascending=False, method="min").astype(int)
 
     h_sum, h_sq = np.asarray(sums["h_sum"]), np.asarray(sums["h_sq"])
     w_sum, s_sum = np.asarray(sums["w_sum"]), np.asarray(sums["s_sum"])
@@ -510,9 +557,11 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
                       sums["ds_pos"], sums["ds_neg"])
     iu = np.triu_indices(k, 1)
     p_holm = np.full((k, k), np.nan)
-    # the verdict's test: the paired t-test on win shares; for a cooperative game's 0/1 team
-    # wins, McNemar's exact test (the sign test on the discordant deals)
-    p_verdict = tw["p_sign"] if ad.cooperative else tw["p_t"]
+    # the verdict's test is on the ranked measure: the paired t-test on per-deal win shares,
+    # or on per-deal chips/points where the game's utility is chips/points; for a cooperative
+    # game's 0/1 team wins, McNemar's exact test (the sign test on the discordant deals)
+    tr = ts if ad.ranked_by == "score" else tw
+    p_verdict = tr["p_sign"] if ad.cooperative else tr["p_t"]
     if len(iu[0]):
         adj = holm(p_verdict[iu])
         p_holm[iu] = adj
@@ -542,7 +591,7 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
             ah, alo, ahi = mean_interval(h_sum[a, b], h_sq[a, b], n, scale=2.0 * mab)
             verdict = "no difference shown"
             if p_holm[a, b] < 0.05:
-                verdict = "better" if tw["mean_diff"][a, b] > 0 else "worse"
+                verdict = "better" if tr["mean_diff"][a, b] > 0 else "worse"
             rows.append({"agent": labels[a], "opponent": labels[b],
                          "meetings": int(m[a, b]) * n, "ahead": float(ah),
                          "ahead_low": float(max(alo, 0.0)), "ahead_high": float(min(ahi, 1.0)),
@@ -551,7 +600,8 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
                          "score_diff": float(ts["mean_diff"][a, b]),
                          "t": float(tw["t"][a, b]), "p_t": float(tw["p_t"][a, b]),
                          "p_sign": float(tw["p_sign"][a, b]), "p_holm": float(p_holm[a, b]),
-                         "p_t_score": float(ts["p_t"][a, b]), "verdict": verdict})
+                         "p_t_score": float(ts["p_t"][a, b]),
+                         "p_sign_score": float(ts["p_sign"][a, b]), "verdict": verdict})
     pairwise = pd.DataFrame(rows)
     seat_games = np.asarray(sums["seat_games"])
     seats = pd.DataFrame({"deals": seat_games,
@@ -603,8 +653,10 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         n_jobs, backend, scheduler: parallel fan-out (see :func:`run_experiment`).
         batch_size: deals per work unit (results depend on it, not on ``n_jobs``).
         rating_deals: deals whose games feed the ratings (at most ``n_deals``).
-        out_dir: output folder (default :func:`default_out_dir`); partial results there make a
-            re-run resume. ``save``: write CSV/PNG/JSON there.
+        out_dir: output folder (default :func:`default_out_dir` under the agent store,
+            :func:`experiments.tournament.games.store_root` of ``agents_root``: the user's data
+            folder, outside the repository, so a user's runs never dirty the clone); partial
+            results there make a re-run resume. ``save``: write CSV/PNG/JSON there.
         progress: show the runner's progress bar (counts deals).
         agents_root: root folder of saved tuned agents (default ``results``).
         on_start: ``None`` or a function called as ``on_start(tournament, settings)`` (the
@@ -634,9 +686,11 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     user = sorted({r.base for r in refs if r.base in ad.user})
     player = DealPlayer(ad.name, user) if user else play_deals
     extra = player.fingerprint() if user else None
-    if out_dir is None and save:
+    if out_dir is None and save:  # in the user's data folder: a run never dirties the clone
+        from experiments.tournament.games import store_root
+
         out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs],
-                                  options=options)
+                                  root=store_root(agents_root), options=options)
     cfg = ad.config(tour.n_players, tour.options)
     settings = _settings(ad, tour, cfg, int(n_deals), seed, int(batch_size),
                          min(int(rating_deals), int(n_deals)), extra)
@@ -675,20 +729,25 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         "seed": seed, "batch_size": batch_size, "n_jobs": n_jobs, "backend": backend,
         "rating_deals": min(int(rating_deals), int(n_deals)),
         "rating_model": "openskill PlackettLuce (mu0 25, sigma0 25/3, tau 0)",
-        "wall_time_s": wall,
+        "wall_time_s": wall, "play_time_s": res.wall_time, "setup_time_s": res.setup_time,
         "games_played_this_run": res.games_played * tour.games_per_deal_total(),
         **speed_summary(res, tour.games_per_deal_total()),
         "rating_time_s": rating_time, "resumed_batches": res.resumed_batches,
         "code_version": code_version(), "machine": machine_info(),
         "intervals": ("95%: deal-clustered Student-t for win rates, scores and head-to-head "
                       "shares" + ("; Wilson for team win rates" if ad.cooperative else "")),
-        "test": "paired t-test and exact sign test on per-deal win differences; Holm over pairs",
+        "ranked_by": ad.ranked_name,
+        "test": (f"paired t-test and exact sign test on per-deal differences of the ranked "
+                 f"measure ({ad.ranked_name}); Holm over pairs"),
     }
     result = analyse(tour, sums, ratings, meta)
     if save:
         paths = result.save(out_dir)
         result.meta["files"] = {k_: str(v) for k_, v in paths.items()}
         write_json(paths["meta"], {**result.meta, "sums": result.sums})
+        from experiments.outputs import finish_partial
+
+        finish_partial(out_dir)  # a finished folder holds only its results
     return result
 
 

@@ -836,7 +836,7 @@ def _play_trials(study, job: _TuneJob, dists: dict, run_trial, progress: bool) -
     trial ``n``'s sampler is seeded with ``hash(seed, n)``, so a resumed study draws what an
     uninterrupted one would."""
     import optuna
-    from tqdm.auto import tqdm
+    from experiments.runner import tqdm  # text bar unless ipywidgets draws one
 
     ts = optuna.trial.TrialState
     played_states = (ts.COMPLETE, ts.FAIL, ts.RUNNING, ts.PRUNED)

@@ -178,8 +178,9 @@ def test_outputs_written(tmp_path):
     r = run_tournament("lure", "greedy,heuristic,random", 3, 10, batch_size=5, rating_deals=4,
                        out_dir=tmp_path)
     for name in ("agents.csv", "pairwise.csv", "matrix.csv", "seats.csv", "meta.json",
-                 "agents.png", "pairwise.png", "_partial/state.json"):
+                 "agents.png", "pairwise.png"):
         assert (tmp_path / name).stat().st_size > 0, name
+    assert not (tmp_path / "_partial").exists()  # a finished run keeps only its results
     meta = json.loads((tmp_path / "meta.json").read_text())
     assert meta["deals"] == 10 and meta["games_played"] == 10 * 1 * 3
     assert meta["config"]["n_players"] == 3 and meta["seed"] == 0 and "code_version" in meta
@@ -287,3 +288,28 @@ def test_default_folder_names_the_rules_options():
     assert expert.name == "4p_greedy-heuristic-peek_difficulty_expert"
     assert default_out_dir("rats", 4, ["a", "b"], options={"x": 1, "a": True}).name \
         == "4p_a-b_a_True_x_1"
+
+
+def test_kuhn_poker_ranks_by_chips_its_utility():
+    # random wins more hands than heuristic (it calls where heuristic folds) but loses chips:
+    # Kuhn poker's utility is chips (zero-sum), so heuristic ranks above random
+    r = run_tournament("kuhn_poker", "random,heuristic", 2, 2000, batch_size=500,
+                       rating_deals=400, save=False)
+    a = r.agents
+    assert a.loc["heuristic", "score"] > a.loc["random", "score"]
+    assert a.loc["heuristic", "win_rate"] < a.loc["random", "win_rate"]
+    assert a.loc["heuristic", "rank"] == 1 and a.loc["random", "rank"] == 2
+    row = r.pairwise.query("agent == 'heuristic'").iloc[0]
+    assert row.verdict == "better" and row.score_diff > 0 and row.p_holm < 1e-6
+    assert a.loc["heuristic", "mu"] > a.loc["random", "mu"]  # rated on chips too
+    text = r.summary()
+    assert "ranked by chips per game" in text and "heuristic > random: chips" in text
+    assert text.index("heuristic") < text.index("random")
+    assert r.meta["ranked_by"] == "chips"
+
+
+def test_win_share_games_still_rank_by_win_rate():
+    r = run_tournament("lure", "random,heuristic", 2, 20, batch_size=10, rating_deals=0,
+                       save=False)
+    assert r.meta["ranked_by"] == "win rate" and "ranked by win rate" in r.summary()
+    assert (r.agents["rank"] == r.agents["win_rate"].rank(ascending=False, method="min")).all()

@@ -39,7 +39,9 @@ def test_readme_worked_example_rates_a_new_recurring_policy():
     assert a.loc["biggest_group", "params"] == "0.5"
     # it plays (beats random on points) and is rated
     assert a.loc["biggest_group", "score"] > a.loc["random", "score"]
-    assert a.loc["biggest_group", "rating_games"] == 10 * 3
+    # ReCURRRing ranks by match points: one rated match per deal and table (1 table), its 3
+    # rotations' points summed
+    assert a.loc["biggest_group", "rating_games"] == 10
 
 
 @pytest.mark.parametrize("game, n", [("recurring", 4), ("rats", 3), ("river_rats", 2)])
