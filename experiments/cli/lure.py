@@ -22,7 +22,12 @@ import sys
 from pathlib import Path
 
 from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
-from experiments.lure.defaults import DEFAULT_AGENTS, REFERENCE_AGENTS, resolve_compare
+from experiments.lure.defaults import (
+    BALANCE_GAMES,
+    DEFAULT_AGENTS,
+    REFERENCE_AGENTS,
+    resolve_compare,
+)
 
 
 def parse_players(text: str) -> list[int]:
@@ -65,9 +70,9 @@ def register(sub) -> None:
                         "over the seats) and list which cards' verdicts change and why "
                         f"(verdicts.csv); default {', '.join(REFERENCE_AGENTS)} (none when "
                         "--agents is already that); none: no comparison")
-    b.add_argument("--games", type=int, default=20000,
-                   help="games per player count (20000; played by --agents and again by "
-                        "--compare-agents)")
+    b.add_argument("--games", type=int, default=BALANCE_GAMES,
+                   help=f"games per player count in each of the two seed sets ({BALANCE_GAMES}; "
+                        "played by --agents and again by --compare-agents)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     b.add_argument("--batch-size", type=int, default=5000,
@@ -299,26 +304,24 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def _print_flags(out: Path) -> None:
-    """Print who played, the flagged cards of the report in ``out`` (its ``cards.csv`` and
-    fit) and, when it compared two sets of players, the cards whose verdict changes
-    (its ``verdicts.csv``)."""
+    """Print who played and every card's verdict of the report in ``out`` (its
+    ``verdicts.csv`` and fit) and, when it compared two sets of players, the play verdicts
+    that change (its ``players_verdicts.csv``)."""
     import pandas as pd
 
     from experiments.io import read_json
-    from experiments.lure.balance import flagged_lines
-    from experiments.lure.verdicts import verdict_lines, verdict_summary, who_played
+    from experiments.lure.fair_points import verdict_lines
+    from experiments.lure.verdicts import who_played
 
     meta = read_json(out / "metadata.json")
     compare = meta.get("compare_agents")
-    print(who_played(meta["agents"], compare, meta.get("n_games_per_player_count")))
-    cards = pd.read_csv(out / "cards.csv", keep_default_na=False,
-                        na_values={"fair_points": [""], "difficulty": [""]})
-    print("\n".join(flagged_lines(cards, meta["fit"])))
-    if compare and (out / "verdicts.csv").is_file():
-        v = pd.read_csv(out / "verdicts.csv", keep_default_na=False,
-                        na_values={c: [""] for c in ("caught_rate", "caught_rate_compare",
-                                                     "win_diff", "win_diff_compare")})
-        print("\n".join(verdict_lines(verdict_summary(v), meta["agents"], compare)))
+    print(who_played(meta["agents"], compare, meta.get("n_games_per_player_count"))
+          + f"; two seed sets {tuple(meta.get('seed_sets') or ())}")
+    verdicts = pd.read_csv(out / "verdicts.csv")
+    players = (pd.read_csv(out / "players_verdicts.csv")
+               if compare and (out / "players_verdicts.csv").is_file() else None)
+    print("\n".join(verdict_lines(verdicts, meta["fit"]["threshold"], players,
+                                  ", ".join(meta["agents"]), ", ".join(compare or []))))
 
 
 def _card(args: argparse.Namespace) -> int:

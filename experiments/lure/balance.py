@@ -56,7 +56,7 @@ from experiments.io import (
     machine_info,
     write_json,
 )
-from experiments.lure.defaults import DEFAULT_AGENTS
+from experiments.lure.defaults import BALANCE_GAMES, DEFAULT_AGENTS
 from experiments.stats import newcombe_difference, wilson_interval
 
 __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", "loadout_label",
@@ -773,7 +773,7 @@ def default_out_dir(deck: D.Deck, deep_waters: bool) -> Path:
 
 
 def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: bool = False,
-                agents=DEFAULT_AGENTS, n_games: int = 20000, seed: int = 0, out=None,
+                agents=DEFAULT_AGENTS, n_games: int = BALANCE_GAMES, seed: int = 0, out=None,
                 n_jobs: int = 1, batch_size: int = 5000, command: str = "",
                 progress: bool = False, backend: str = "loky", scheduler: str | None = None,
                 overwrite: bool = False, compare_agents=None) -> Path:
@@ -789,11 +789,14 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
     ``backend``).
 
+    Every card is judged (:mod:`experiments.lure.fair_points`): its points against the
+    curve (exact) and, in play, on two independent seed sets (``seed`` and
+    :func:`experiments.lure.fair_points.seed_sets`' second; ``n_games`` per player count each,
+    runner state in ``<out>/_partial/set_b/``): ``verdicts.csv``, ``simulated_set_b.csv``.
     ``compare_agents`` (names, or ``None``: no comparison; the command line's default is
-    ``heuristic``): the same games (``n_games`` per player count, same seed) are also played by
-    them (runner state in ``<out>/_partial/compare/``) and every card's simulated verdict under
-    both sets of players is compared (:func:`experiments.lure.verdicts.compare_verdicts`):
-    ``verdicts.csv``, ``compare_simulated.csv``, ``compare_games.csv`` and a report section.
+    ``heuristic``): both seed sets are also played by them (``<out>/_partial/compare*/``) and
+    a play verdict changes between the players only when both decided it
+    (``players_verdicts.csv``, ``compare_simulated*.csv``, ``compare_games.csv``).
     The exact odds do not depend on the players.
 
     A folder holding a finished report of the same settings is returned as it is (nothing is
@@ -829,27 +832,17 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
                                scheduler=scheduler, out_dir=out / "_partial",
                                progress=progress, overwrite=overwrite)
     sim = sim[sim["id"].isin(cards["id"])].reset_index(drop=True)
-    cmp = None
-    if compare:
-        from experiments.lure.verdicts import compare_verdicts, verdict_summary
+    from experiments.lure.balance_verdicts import play_verdicts, write_verdict_files
 
-        sim_c, games_c, res_c = simulate(deck, players, deep_waters, compare, int(n_games),
-                                         seed, n_jobs=n_jobs, batch_size=batch_size,
-                                         backend=backend, scheduler=scheduler,
-                                         out_dir=out / "_partial" / "compare",
-                                         progress=progress, overwrite=overwrite)
-        sim_c = sim_c[sim_c["id"].isin(cards["id"])].reset_index(drop=True)
-        verdicts = compare_verdicts(sim, sim_c, players, agents, compare)
-        cmp = {"sim": sim_c, "games": games_c, "res": res_c, "verdicts": verdicts,
-               "summary": verdict_summary(verdicts)}
+    cmp = play_verdicts(deck, cards, fit, sim, players, deep_waters, agents, compare, n_games,
+                        seed, out / "_partial", n_jobs=n_jobs, batch_size=batch_size,
+                        backend=backend, scheduler=scheduler, progress=progress,
+                        overwrite=overwrite)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "cards.csv", cards.to_csv(index=False))
     atomic_write_text(out / "simulated.csv", sim.to_csv(index=False))
     atomic_write_text(out / "games.csv", games.to_csv(index=False))
-    if cmp is not None:
-        atomic_write_text(out / "compare_simulated.csv", cmp["sim"].to_csv(index=False))
-        atomic_write_text(out / "compare_games.csv", cmp["games"].to_csv(index=False))
-        atomic_write_text(out / "verdicts.csv", cmp["verdicts"].to_csv(index=False))
+    write_verdict_files(out, cmp)
     plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
     plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
     plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
@@ -875,21 +868,28 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         "machine": machine_info(),
         "code_version": code_version(),
     }
-    if cmp is not None:
-        ch = cmp["summary"][cmp["summary"]["changes"]]
+    from experiments.lure.fair_points import verdict_counts
+
+    meta.update({"seed_sets": list(cmp["seeds"]),
+                 "simulation_seconds_set_b": cmp["res_b"].wall_time,
+                 "resumed_batches_set_b": int(cmp["res_b"].resumed_batches),
+                 "verdicts": verdict_counts(cmp["verdicts"])})
+    if compare:
+        ch = cmp["players"][cmp["players"]["status"] == "changes"]
         meta.update({"compare_agents": compare,
-                     "compare_simulation_seconds": cmp["res"].wall_time,
-                     "compare_games_simulated": int(cmp["res"].games.sum()),
-                     "compare_resumed_batches": int(cmp["res"].resumed_batches),
-                     "verdict_changes": {str(r.id): r.reason for r in ch.itertuples()}})
+                     "compare_simulation_seconds": cmp["compare_res"].wall_time
+                     + cmp["compare_res_b"].wall_time,
+                     "compare_games_simulated": int(cmp["compare_res"].games.sum()),
+                     "compare_resumed_batches": int(cmp["compare_res"].resumed_batches
+                                                    + cmp["compare_res_b"].resumed_batches),
+                     "verdict_changes": list(ch["id"])})
     try:
         meta["load_average"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:  # pragma: no cover - not POSIX
         pass
     write_json(out / "metadata.json", meta)
     atomic_write_text(out / "report.md",
-                      _report_md(deck, cards, sim, games, fit, meta, deep_waters,
-                                 None if cmp is None else cmp["summary"]))
+                      _report_md(deck, cards, sim, games, fit, meta, deep_waters, cmp))
     return out
 
 
@@ -897,7 +897,8 @@ EXPERIMENT = "lure balance"
 """The experiment name in the ``settings`` of a balance report's ``metadata.json``."""
 OUTPUT_FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",
                 "catch_heatmaps.png", "caught_by_players.png", "metadata.json", "report.md",
-                "verdicts.csv", "compare_simulated.csv", "compare_games.csv")
+                "verdicts.csv", "simulated_set_b.csv", "players_verdicts.csv",
+                "compare_simulated.csv", "compare_simulated_set_b.csv", "compare_games.csv")
 """The files :func:`run_balance` writes."""
 
 
@@ -962,15 +963,17 @@ def _rel(path: str) -> str:
         return str(path)
 
 
-def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
-    """The text of ``report.md``; ``verdicts``: :func:`experiments.lure.verdicts.verdict_summary`
-    of the comparison with ``meta["compare_agents"]``, or ``None``."""
+def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
+    """The text of ``report.md``; ``found``: :func:`experiments.lure.balance_verdicts.
+    play_verdicts`' result (the verdicts, and the comparison with ``meta["compare_agents"]``
+    when there is one)."""
+    from experiments.lure.fair_points import RECONSTRUCTION_NOTE, verdict_markdown
+
     players = meta["players"]
     default = deck.source == str(D.DEFAULT_DECK_PATH)
     L = [f"# Lure fish-card balance report: {'Deep Waters' if deep else 'base game'}", ""]
-    L += [f"Deck: `{Path(deck.source).name}` (sha256 `{deck.sha256()[:12]}`)"
-          + (" - the project's **reconstructed** deck, not the publisher's cards." if default
-             else "."),
+    L += [f"Deck: `{Path(deck.source).name}` (sha256 `{deck.sha256()[:12]}`)."
+          + (" " + RECONSTRUCTION_NOTE if default else ""),
           f"Cards in the report: {len(cards)}"
           + (" (30 base + 15 Deep Waters; each game shuffles them and removes 15 at random)."
              if deep else " (the base set)."),
@@ -1020,11 +1023,9 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
     else:
         L += ["No card lies off the curve by more than the threshold."]
     L += ["", "![points vs difficulty](points_vs_difficulty.png)", ""]
-    if verdicts is not None:
-        from experiments.lure.verdicts import verdict_markdown
-
-        L += verdict_markdown(verdicts, meta["agents"], meta["compare_agents"],
-                              meta["n_games_per_player_count"])
+    L += verdict_markdown(found["verdicts"], fit["threshold"], meta["n_games_per_player_count"],
+                          found["seeds"], ", ".join(meta["agents"]), found.get("players"),
+                          ", ".join(meta.get("compare_agents") or []))
     L += ["## Exact odds per card", ""]
     pcols = [c for c in cards.columns if c.startswith("p_")]
     show = cards[["id", "points", "catch_number", "requirements"] + pcols
@@ -1058,10 +1059,11 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
     L += ["## Files", "", "* `cards.csv`: exact odds, fit and flags per card",
           "* `simulated.csv`: simulated statistics per card and player count",
           "* `games.csv`: game length and seat win shares per player count",
-          *(["* `verdicts.csv`: every card's verdict and numbers with both sets of players, "
-             "per player count; `compare_simulated.csv`, `compare_games.csv`: the compared "
-             "players' games, as `simulated.csv` and `games.csv`"]
-            if verdicts is not None else []),
+          "* `verdicts.csv`: every card's verdict, the odds' and play's numbers on both seed "
+          "sets and the reasons; `simulated_set_b.csv`: the second seed set's games",
+          *(["* `players_verdicts.csv`: the play verdicts with both sets of players; "
+             "`compare_simulated.csv`, `compare_simulated_set_b.csv`, `compare_games.csv`: the "
+             "compared players' games"] if found.get("players") is not None else []),
           "* `metadata.json`: command, agents, deck hash, seed, sizes, wall time, machine, "
           "load, code version", ""]
     return "\n".join(L)

@@ -15,12 +15,25 @@ without importing the experiment modules.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_AGENTS", "REFERENCE_AGENTS", "resolve_compare"]
+__all__ = ["DEFAULT_AGENTS", "REFERENCE_AGENTS", "BALANCE_GAMES", "VERIFY_GAMES", "DEFAULT_GOAL",
+           "resolve_compare"]
 
 DEFAULT_AGENTS = ("net",)
 """The players of ``lure balance`` and ``lure rebalance`` by default: the learned policy."""
 REFERENCE_AGENTS = ("heuristic",)
 """The players the default run compares its verdicts with (``--compare-agents``'s default)."""
+
+
+BALANCE_GAMES = 2000
+"""Games per player count and seed set of ``lure balance`` by default: two seed sets by
+``net`` and two by the compared ``heuristic``, 4 x 2000 games each, keep the default run under
+30 s warm on a 2-core machine, and its verdicts agree between seeds (``docs/results/lure.md``)."""
+VERIFY_GAMES = 2000
+"""Games per player count, deck and seed set of the fresh-seed check of ``lure rebalance``'s
+``points`` goal by default (the same size as the balance report's verdicts)."""
+DEFAULT_GOAL = "points"
+"""The goal of ``lure rebalance`` by default: every card's points fair for what it takes to
+catch it (:mod:`experiments.lure.fair_points`)."""
 
 
 def resolve_compare(agents, compare) -> list[str] | None:
