@@ -8,7 +8,7 @@ For a fish deck, computes per card:
   subset of the special dice; a card that requires a lure gets one boost, a card that forbids
   lures none), a **robust** quadratic fit of points on ``D`` (:func:`fit_curve`: soft-l1 loss,
   the cards far off the first pass set aside, so two broken cards do not move the others' fair
-  points), the cards whose points lie off it by at least ``max(1, 1.5 x robust sigma)``
+  points), the cards whose points lie off it by at least ``max(2, 1.5 x robust sigma)``
   (over-valued: too many points for their difficulty; under-valued: too few) and the points
   each card would need to sit on it;
 * from simulated full games per player count (:func:`simulate`): how often it is caught
@@ -56,11 +56,12 @@ from experiments.io import (
     machine_info,
     write_json,
 )
-from experiments.lure.defaults import BALANCE_GAMES, DEFAULT_AGENTS
+from experiments.lure.defaults import BALANCE_GAMES, DEFAULT_AGENTS, THRESHOLD_FLOOR
 from experiments.stats import newcombe_difference, wilson_interval
 
 __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", "loadout_label",
-           "card_table", "difficulty", "FIT_METHODS", "REJECT_SIGMAS", "fit_curve",
+           "card_table", "difficulty", "FIT_METHODS", "REJECT_SIGMAS", "THRESHOLD_FLOOR",
+           "fit_curve",
            "add_fit", "balance_cells", "play_balance_batch", "simulate", "simulate_cards",
            "card_stats", "game_stats", "plot_points_vs_difficulty", "plot_heatmaps",
            "plot_caught", "caught_axis_limits", "difficulty_axes",
@@ -266,14 +267,15 @@ def add_fit(cards: pd.DataFrame, method: str = "robust") -> tuple[pd.DataFrame, 
     ``flag`` columns to a :func:`card_table` frame (``difficulty``, ``points``).
 
     The curve is :func:`fit_curve` (``method``, default robust); a card is flagged over- or
-    under-valued when its residual is at least ``threshold = max(1, 1.5 x scale)`` card points
-    in size, ``scale`` the robust sigma of the residuals (least-squares: the RMSE), and
-    ``uncatchable`` when its difficulty is infinite. Returns ``(frame, fit)``, ``fit`` a dict:
-    ``method``, ``coefficients`` (highest power first), ``scale``, ``rmse`` (of every
-    catchable card's residual), ``threshold``, ``outliers`` (ids set aside by the robust fit,
-    when the frame has an ``id`` column). Raises ``ValueError`` from :func:`fit_curve`."""
+    under-valued when its residual is at least ``threshold = max(2, 1.5 x scale)`` card
+    points in size (the floor: :data:`experiments.lure.defaults.THRESHOLD_FLOOR`), ``scale``
+    the robust sigma of the residuals (least-squares: the RMSE), and ``uncatchable`` when its
+    difficulty is infinite. Returns ``(frame, fit)``, ``fit`` a dict: ``method``,
+    ``coefficients`` (highest power first), ``scale``, ``rmse`` (of every catchable card's
+    residual), ``threshold``, ``outliers`` (ids set aside by the robust fit, when the frame
+    has an ``id`` column). Raises ``ValueError`` from :func:`fit_curve`."""
     coef, fitted, scale = fit_curve(cards["difficulty"], cards["points"], method=method)
-    thr = max(1.0, 1.5 * scale)
+    thr = max(THRESHOLD_FLOOR, 1.5 * scale)
     out = cards.copy()
     out["fitted_points"] = fitted
     out["fair_points"] = np.where(np.isfinite(fitted), np.round(fitted), np.nan)
@@ -573,8 +575,8 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
     xs = np.linspace(cards.loc[ok, "difficulty"].min(), cards.loc[ok, "difficulty"].max(), 200)
     ys = np.polyval(fit["coefficients"], xs)
     robust = fit.get("method", "robust") == "robust"
-    scale = (f"max(1, 1.5 x robust sigma {fit['scale']:.2f})" if robust and "scale" in fit
-             else f"max(1, 1.5 x RMSE {fit['rmse']:.2f})")
+    scale = (f"max(2, 1.5 x robust sigma {fit['scale']:.2f})" if robust and "scale" in fit
+             else f"max(2, 1.5 x RMSE {fit['rmse']:.2f})")
     ax.fill_between(xs, ys - fit["threshold"], ys + fit["threshold"], color="grey", alpha=0.15,
                     label=f"fair +- {fit['threshold']:.2f} points = {scale}", zorder=1)
     ax.plot(xs, ys, "k-", lw=1, label=("robust curve (fair points)" if robust else
@@ -999,7 +1001,7 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
           " special dice). A robustly fitted quadratic (soft-l1 loss; cards more than 3 robust"
           " sigmas off the first pass set aside, so a few broken cards do not bend it) gives"
           " the points a card of that difficulty should carry; cards off it by at least"
-          f" {fit['threshold']:.2f} points (max(1, 1.5 x robust sigma)) are flagged.",
+          f" {fit['threshold']:.2f} points (max(2, 1.5 x robust sigma)) are flagged.",
           "* **Simulated**: share of games (where the card was in play) in which it was caught"
           " with a 95% Wilson interval; the round it was caught in and how many rounds it lay on"
           " the table first; the share caught by the first group to act and the mean turn-order"

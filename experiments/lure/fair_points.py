@@ -6,7 +6,7 @@ card's price is its difficulty. Two lenses judge the points against it, both in 
 
 * **the odds** (exact, no seeds): the card's points against the robust points-vs-difficulty
   curve (:func:`experiments.lure.balance.add_fit`): ``residual = points - curve(D)``; off when
-  ``|residual|`` reaches the tolerance (the balance report's ``max(1, 1.5 x robust sigma)``).
+  ``|residual|`` reaches the tolerance (the balance report's ``max(2, 1.5 x robust sigma)``).
 * **play** (simulated games): what the exact odds cannot see, competition for the same fish,
   turn order, who acts first, splash icons. The measure is the catcher's win advantage
   (:func:`experiments.lure.balance.card_stats`'s ``win_diff``) with its expected value for the

@@ -621,10 +621,20 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
              "seats_png": out / "seats.png", "length_png": out / "game_length.png",
              "metadata": out / "metadata.json", "report": out / "report.md"}
     n = len(res.changed_ids)
-    write_deck_file(res.proposed, files["deck"], comment=(
-        f"Lure fish deck proposed by boardlab lure rebalance (goal {res.goal.kind}) from "
-        f"{Path(res.original.source).name}\n{n} card(s) changed: "
-        f"{', '.join(res.changed_ids) or 'none'}; see report.md"))
+    rec = res.recommendation or {}
+    rejected = bool(rec.get("changed")) and not rec.get("recommended")
+    note = (f"goal {res.goal.kind}) from {Path(res.original.source).name}\n{n} card(s) changed: "
+            f"{', '.join(res.changed_ids) or 'none'}; see report.md")
+    if rejected:  # no change recommended: deck.csv is the original, the proposal kept aside
+        files["rejected_deck"] = out / "rejected_deck.csv"
+        write_deck_file(res.proposed, files["rejected_deck"], comment="NOT RECOMMENDED: the "
+                        "proposal of boardlab lure rebalance (" + note)
+    write_deck_file(res.original if rejected else res.proposed, files["deck"], comment=(
+        "the original deck: no change recommended by boardlab lure rebalance (" if rejected
+        else "Lure fish deck proposed by boardlab lure rebalance (") + note)
+    if res.styles is not None:
+        files["styles"] = out / "styles.csv"
+        atomic_write_text(files["styles"], res.styles.to_csv(index=False))
     atomic_write_text(files["changes"], res.changes.to_csv(index=False))
     atomic_write_text(files["cards"], v["cards"].to_csv(index=False))
     atomic_write_text(files["games"], v["games"].to_csv(index=False))
@@ -674,6 +684,7 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
             "violating_cards_fresh_seeds": v["violating"],
             "violating_cards_fresh_seeds_uncorrected": v["violating_uncorrected"],
             "every_card_meets_goal": not v.get("off_goal_after"),
+            "recommendation": rec, "seed_sets": v.get("seed_sets"),
             "band_capacity": (band_capacity(v["cards"], res.goal.tolerance,
                                             run.get("alpha", 0.05))
                               if res.goal.kind == "win-diff" else None),
@@ -712,7 +723,11 @@ def _report_text(res, run: dict, meta: dict) -> str:
     g = res.goal
     deep = run["deep_waters"]
     cons = res.constraints
-    L = [f"# Lure deck rebalance: {g.kind} goal, {'Deep Waters' if deep else 'base game'}", ""]
+    from experiments.lure.rebalance_points import report_sections
+
+    parts = report_sections(res, run)
+    L = [f"# Lure deck rebalance: {g.kind} goal, {'Deep Waters' if deep else 'base game'}", "",
+         *parts["head"]]
     if g.kind == "win-diff":
         tg = ", ".join(f"{n}p {t:+.1f}" for n, t in v["targets"]["after"].items())
         origin = ("given" if g.target is not None else
@@ -726,7 +741,10 @@ def _report_text(res, run: dict, meta: dict) -> str:
                      f"fresh seeds")
     else:
         goal_text = (f"every card's points within +-{g.tolerance:.2f} of the {g.curve} curve "
-                     f"of points on difficulty (exact odds)")
+                     f"of points on difficulty (exact odds)" + (
+                         ", and not off by as much in play on two fresh seed sets: every "
+                         "card's points fair for what it takes to catch it"
+                         if g.kind == "points" else ""))
     L += [f"Deck: `{Path(res.original.source).name}` (sha256 "
           f"`{res.original.sha256()[:12]}`). Goal: {goal_text}.",
           f"Constraints: cards {'all' if len(cons.change) > 12 else ', '.join(cons.change)}; "
@@ -742,7 +760,8 @@ def _report_text(res, run: dict, meta: dict) -> str:
            f"count. "
            if res.trials is not None else "Search: exact odds, no games. ")
           + f"Verification: {v['n_games']} games per player count and deck on fresh seeds "
-          f"(seed {v['seed']}).",
+          f"(seed {v['seed']}" + (f"; a second set, seed {v['seed_sets'][1]}, for play"
+                                   if v.get("seed_sets") else "") + ").",
           f"Command: `{meta['command']}`; wall time {meta['wall_seconds']:.0f} s.", ""]
     L += ["## Result", ""]
     L += [f"* Cards changed: **{len(res.changed_ids)}** "
@@ -760,11 +779,16 @@ def _report_text(res, run: dict, meta: dict) -> str:
           + ("(order constraint lifted: --allow-reorder)." if run.get("allow_reorder") else
              "(order constraint on: no change puts a harder card below an easier one, except "
              "pairs the original deck already had so)."),
-          ("* **Every card meets the goal** (exit status 0)." if not v.get("off_goal_after")
-           else f"* **Not met: {len(v['off_goal_after'])} card(s) still off the goal** "
-                f"(exit status 3), each with what holds it:")]
+          ("* **Every card meets the goal** with the proposal." if not v.get("off_goal_after")
+           else f"* **Not met: {len(v['off_goal_after'])} card(s) still off the goal** with "
+                f"the proposal, each with what holds it:")]
     for cid, why in v.get("off_goal_after", []):
         L.append(f"  * **{cid}**: {why}.")
+    from experiments.lure.rebalance import exit_status
+
+    L.append(f"* Exit status {exit_status(res.recommendation or {}, not v.get('off_goal_after'))}"
+             " (0 recommended and every card meets the goal, 3 some card still off, 4 no "
+             "change recommended).")
     if g.kind == "win-diff" and v.get("off_goal_after"):
         L += ["", diagnosis(v["cards"], g.tolerance, v["off_goal_after"],
                             bool(run.get("allow_reorder")), run.get("alpha", 0.05))]
@@ -779,7 +803,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
               + (f"; not confirmed, left as they are: {', '.join(sc['unconfirmed'])}"
                  if sc.get("unconfirmed") else "") + "."]
     L += _front_section(res, run)
-    L += ["", "## What changed and why", ""]
+    L += ["", *parts["verdicts"], *parts["styles"], "## What changed and why", ""]
     if len(res.changes):
         L += [_md_table(res.changes[["id", "field", "before", "after"]]), ""]
         L += [f"* {why}" for why in res.changes.drop_duplicates("id")["why"]]
