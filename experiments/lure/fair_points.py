@@ -11,13 +11,18 @@ card's price is its difficulty. Two lenses judge the points against it, both in 
   turn order, who acts first, splash icons. The measure is the catcher's win advantage
   (:func:`experiments.lure.balance.card_stats`'s ``win_diff``) with its expected value for the
   card's points and difficulty removed: per player count a weighted robust linear fit
-  ``win_diff ~ a + b x points + c x D`` over the deck's cards (:func:`play_measure`), the card's
-  residual divided by ``b`` (percentage points per card point), so it reads in card points,
-  then pooled over the player counts (inverse-variance mean). By construction it does not grow
-  with the points (the raw win advantage rises about 2-4 pp per point, so a band around the
-  median card cannot hold a deck whose points span 1..10) and it does not repeat the odds'
-  verdict (the difficulty is in the fit). Positive: the catcher wins more than a card of its
-  points and difficulty would give, as if the card had that many points too many.
+  ``win_diff ~ a + b x points + c x D + e x D_all`` over the deck's cards
+  (:func:`play_measure`; ``D_all = -ln P(catch with every die)``, :func:`full_difficulty`: what
+  it takes to catch it when a player commits everything, beside ``D``, the mean over every
+  loadout), the card's residual divided by ``b`` (percentage points per card point), so it
+  reads in card points, then pooled over the player counts (inverse-variance mean). By
+  construction it does not grow with the points (the raw win advantage rises about 2-4 pp per
+  point, so a band around the median card cannot hold a deck whose points span 1..10) and it
+  does not repeat the odds' verdict (the difficulty is in the fit). Positive: the catcher wins
+  more than a card of its points and difficulty would give, as if the card had that many points
+  too many. Known limit: the catcher of a hard card has usually rolled big and caught other
+  fish with the same roll; the difficulty terms remove that on average, not for every kind of
+  condition (a hard ``distinct`` card reads high: ``docs/results/lure.md``).
 
 **Evidence before verdicts** (:func:`card_verdicts`): the play lens is measured on two
 independent seed sets; each set's side (above the band, below, inside) comes from a one-sided
@@ -35,7 +40,8 @@ import pandas as pd
 
 from experiments.lure.rebalance_stats import Z95, holm
 
-__all__ = ["SEED_SET_OFFSET", "MIN_SLOPE_PP", "VERDICT_WORDS", "seed_sets", "play_measure",
+__all__ = ["SEED_SET_OFFSET", "MIN_SLOPE_PP", "VERDICT_WORDS", "seed_sets", "full_difficulty",
+           "play_measure",
            "play_sides", "games_to_decide", "card_verdicts", "verdict_counts",
            "compare_players", "verdict_lines", "verdict_markdown", "odds_reason", "play_reason"]
 
@@ -53,6 +59,18 @@ VERDICT_WORDS = {1: "too many points", -1: "too few points", 0: "fair"}
 def seed_sets(seed: int) -> tuple[int, int]:
     """The two independent seed sets of a run with ``seed``: ``(seed, seed + SEED_SET_OFFSET)``."""
     return int(seed), int(seed) + SEED_SET_OFFSET
+
+
+def full_difficulty(cards: pd.DataFrame) -> np.ndarray:
+    """``D_all = -ln P(catch with every die)`` per card (``float64``), from a
+    :func:`experiments.lure.balance.card_table` frame's catch probability with five d6 and
+    every special die (``p_5d6+d12+d20``, with ``+d4`` in Deep Waters); probabilities below
+    1e-4 count as 1e-4; NaN when the frame has no such column."""
+    cols = [c for c in cards.columns if c.startswith("p_5d6")]
+    if not cols:
+        return np.full(len(cards), np.nan)
+    full = max(cols, key=lambda c: c.count("+"))
+    return -np.log(np.clip(cards[full].to_numpy(np.float64), 1e-4, 1.0))
 
 
 def _robust_wls(X: np.ndarray, y: np.ndarray, se: np.ndarray) -> np.ndarray:
@@ -73,19 +91,23 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
         sim: :func:`experiments.lure.balance.simulate`'s per-card frame (``id``, ``players``,
             ``in_play``, ``win_diff`` and its 95% interval ``win_diff_low``/``win_diff_high``,
             fractions).
-        cards: one row per card: ``id``, ``points``, ``difficulty``.
+        cards: one row per card: ``id``, ``points``, ``difficulty`` and the catch
+            probabilities of :func:`full_difficulty` (without them the fit uses ``D`` alone).
         players: the player counts to use.
 
     Returns one row per card of ``cards`` (same order): ``id``, ``play_points`` (the pooled
     residual in card points; positive: the catcher wins more than a card of its points and
     difficulty), ``play_se`` (its standard error, card points), ``play_pp`` (the pooled
-    residual in percentage points of win advantage) and per player count ``play_points_<n>p``.
+    residual in percentage points of win advantage, at ``play_slope_pp``, the weighted mean
+    rise per point, so its sign is ``play_points``') and per player count ``play_points_<n>p``.
     NaN where the card was never caught (or the fit is impossible at every player count).
     """
     ids = list(cards["id"])
     pts = cards.set_index("id")["points"].astype(float)
     dif = cards.set_index("id")["difficulty"].astype(float)
-    num, den, num_pp = np.zeros(len(ids)), np.zeros(len(ids)), np.zeros(len(ids))
+    d_all = full_difficulty(cards)
+    extra = [d_all] if np.isfinite(d_all).all() and np.ptp(d_all) > 0 else []
+    num, den, num_b = np.zeros(len(ids)), np.zeros(len(ids)), np.zeros(len(ids))
     out = pd.DataFrame({"id": ids})
     for n in players:
         s = sim[(sim["players"] == n) & sim["id"].isin(ids)].set_index("id").reindex(ids)
@@ -94,22 +116,24 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
         p, d = pts.reindex(ids).to_numpy(float), dif.reindex(ids).to_numpy(float)
         ok = np.isfinite(wd) & np.isfinite(se) & (se > 0) & np.isfinite(d)
         col = np.full(len(ids), np.nan)
-        if ok.sum() >= 5 and np.ptp(p[ok]) > 0:
-            X = np.column_stack([np.ones(len(ids)), p, d])
+        if ok.sum() >= 6 and np.ptp(p[ok]) > 0:
+            X = np.column_stack([np.ones(len(ids)), p, d, *extra])
             b = _robust_wls(X[ok], wd[ok], se[ok])
             if b[1] >= MIN_SLOPE_PP:
                 r = np.where(ok, wd - X @ b, np.nan)
                 col = r / b[1]
                 w = np.where(ok, (b[1] / se) ** 2, 0.0)
                 num += np.nan_to_num(col) * w
-                num_pp += np.nan_to_num(r) * w
+                num_b += b[1] * w
                 den += w
         out[f"play_points_{int(n)}p"] = col
     with np.errstate(invalid="ignore", divide="ignore"):
         out["play_points"] = np.where(den > 0, num / den, np.nan)
         out["play_se"] = np.where(den > 0, 1 / np.sqrt(den), np.nan)
-        out["play_pp"] = np.where(den > 0, num_pp / den, np.nan)
-    return out[["id", "play_points", "play_se", "play_pp"]
+        # in pp at the weighted mean rise per point: the same sign as play_points always
+        out["play_slope_pp"] = np.where(den > 0, num_b / np.where(den > 0, den, 1), np.nan)
+        out["play_pp"] = out["play_points"] * out["play_slope_pp"]
+    return out[["id", "play_points", "play_se", "play_pp", "play_slope_pp"]
                + [c for c in out.columns if c.endswith("p") and c.startswith("play_points_")]]
 
 
@@ -220,7 +244,7 @@ def card_verdicts(cards: pd.DataFrame, sim_a: pd.DataFrame | None, sim_b: pd.Dat
     play_side = np.zeros(len(out))
     dev_play = np.zeros(len(out))
     if sim_a is not None and sim_b is not None:
-        base = cards[["id", "points", "difficulty"]]
+        base = cards
         ma, mb = play_measure(sim_a, base, players), play_measure(sim_b, base, players)
         sa, sb = play_sides(ma, tolerance, alpha), play_sides(mb, tolerance, alpha)
         xa, xb = ma["play_points"].to_numpy(float), mb["play_points"].to_numpy(float)
@@ -228,8 +252,9 @@ def card_verdicts(cards: pd.DataFrame, sim_a: pd.DataFrame | None, sim_b: pd.Dat
         with np.errstate(invalid="ignore", divide="ignore"):
             wa, wb = 1 / ea ** 2, 1 / eb ** 2
             pooled = (xa * wa + xb * wb) / (wa + wb)
-            pooled_pp = (ma["play_pp"].to_numpy(float) * wa
-                         + mb["play_pp"].to_numpy(float) * wb) / (wa + wb)
+            slope = (ma["play_slope_pp"].to_numpy(float) * wa
+                     + mb["play_slope_pp"].to_numpy(float) * wb) / (wa + wb)
+            pooled_pp = pooled * slope  # the same sign as the pooled points
         agreed = sa == sb
         play_side = np.where(agreed, sa, np.nan)
         more = [None if ok else games_to_decide(x, (e1 + e2) / 2, n_games, tolerance,
@@ -339,7 +364,8 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
          f"difficulty; off when they differ by {tolerance:.2f} points or more. **Play** "
          "(simulated games, what the odds cannot see: competition for the same fish, turn "
          "order, splash icons): the catcher's win advantage with its expected value for the "
-         "card's points and difficulty removed (a weighted robust fit per player count), "
+         "card's points and difficulty removed (a weighted robust fit per player count on "
+         "the points, the difficulty and the difficulty with every die committed), "
          "divided by the win advantage one point buys, so it reads in card points and does "
          "not grow with the points; pooled over the player counts. Positive: the catcher "
          "wins more than a card of its points and difficulty would give (as if it had that "

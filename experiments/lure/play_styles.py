@@ -20,14 +20,16 @@ import pandas as pd
 from experiments.lure.defaults import STYLE_GAMES  # noqa: F401  (re-exported)
 from experiments.stats import newcombe_difference, wilson_interval
 
-__all__ = ["STYLES", "STYLE_SHIFT_PP", "STYLE_GAMES", "style_table", "hands_the_game",
-           "style_markdown"]
+__all__ = ["STYLES", "STYLE_SHIFT_PP", "STYLE_CONFIDENCE", "STYLE_GAMES", "style_table",
+           "hands_the_game", "style_markdown"]
 
 STYLES = ("cautious", "bold", "greedy", "heuristic", "net")
 """The Lure play styles we ship, seated together (``agents/lure*``)."""
 STYLE_SHIFT_PP = 5.0
 """A proposal hands a style the game when that style's win share rises by more than this many
-percentage points, the 95% interval of the rise wholly above it."""
+percentage points, the interval of the rise (:data:`STYLE_CONFIDENCE`) wholly above it."""
+STYLE_CONFIDENCE = 0.99
+"""Level of the rise's interval: 95% with a Bonferroni correction over the five styles."""
 
 
 def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_root,
@@ -44,8 +46,9 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
 
     Returns one row per style: ``style``, ``games`` (per deck), ``win_<deck>``,
     ``win_<deck>_low``, ``win_<deck>_high`` (fractions, Wilson), ``change_pp`` (after -
-    before, percentage points) with its 95% Newcombe interval ``change_low_pp``,
-    ``change_high_pp`` (conservative: the decks' games are correlated by the shared deals).
+    before, percentage points) with its Newcombe interval ``change_low_pp``,
+    ``change_high_pp`` (:data:`STYLE_CONFIDENCE`, 99%: 95% corrected over the five styles;
+    conservative: the decks' games are correlated by the shared deals).
     """
     from experiments.lure.balance import simulate
 
@@ -67,7 +70,8 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
             row.update({f"win_{tag}": wins[tag][name] / n, f"win_{tag}_low": float(lo),
                         f"win_{tag}_high": float(hi)})
         if {"before", "after"} <= set(decks):
-            d, lo, hi = newcombe_difference(wins["after"][name], n, wins["before"][name], n)
+            d, lo, hi = newcombe_difference(wins["after"][name], n, wins["before"][name], n,
+                                            STYLE_CONFIDENCE)
             row.update({"change_pp": 100 * float(d), "change_low_pp": 100 * float(lo),
                         "change_high_pp": 100 * float(hi)})
         rows.append(row)
@@ -76,7 +80,7 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
 
 def hands_the_game(table: pd.DataFrame) -> list[str]:
     """The styles whose win share the proposal raises by more than :data:`STYLE_SHIFT_PP`
-    (the 95% interval of the rise wholly above it)."""
+    (the 99% interval of the rise wholly above it)."""
     if "change_low_pp" not in table:
         return []
     return list(table.loc[table["change_low_pp"] > STYLE_SHIFT_PP, "style"])
@@ -94,7 +98,7 @@ def style_markdown(table: pd.DataFrame, n_games: int, seed: int) -> list[str]:
         "wins after (95%)": [f"{a:.3f} ({lo:.3f}-{hi:.3f})" for a, lo, hi in
                              zip(table["win_after"], table["win_after_low"],
                                  table["win_after_high"], strict=True)],
-        "change (pp, 95%)": [f"{d:+.1f} ({lo:+.1f}..{hi:+.1f})" for d, lo, hi in
+        "change (pp, 99%)": [f"{d:+.1f} ({lo:+.1f}..{hi:+.1f})" for d, lo, hi in
                              zip(table["change_pp"], table["change_low_pp"],
                                  table["change_high_pp"], strict=True)]})
     handed = hands_the_game(table)
