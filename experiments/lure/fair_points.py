@@ -181,8 +181,8 @@ def odds_reason(points: float, fitted: float, difficulty: float, tolerance: floa
     if not np.isfinite(difficulty):
         return f"{points:g} points, but no dice loadout catches it (difficulty infinite)"
     r = points - fitted
-    head = (f"{points:g} points where the curve gives {fitted:.1f} for its difficulty "
-            f"{difficulty:.2f}: ")
+    head = (f"{points:g} point{'' if points == 1 else 's'} where the curve gives "
+            f"{fitted:.1f} for its difficulty {difficulty:.2f}: ")
     if abs(r) < tolerance:
         return head + f"{r:+.1f} points, fair (within +-{tolerance:.2f})"
     word = "many" if r > 0 else "few"
