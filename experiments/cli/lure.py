@@ -164,8 +164,8 @@ def register(sub) -> None:
                         "trial)")
     r.add_argument("--verify-games", type=int, default=None,
                    help=f"games per player count of each deck on fresh seeds (default "
-                        f"{VERIFY_GAMES} in each of two seed sets for the points goal, 20000 "
-                        f"for the others)")
+                        f"{VERIFY_GAMES}: in each of two seed sets for the points goal, one set "
+                        f"for curve; 20000 for win-diff)")
     r.add_argument("--styles-games", type=int, default=STYLE_GAMES,
                    help=f"games per seat order and deck of the play styles' table ({STYLE_GAMES};"
                         " 5 seat orders; 0: no table)")

@@ -30,7 +30,8 @@ BALANCE_GAMES = 2000
 30 s warm on a 2-core machine, and its verdicts agree between seeds (``docs/results/lure.md``)."""
 VERIFY_GAMES = 2000
 """Games per player count, deck and seed set of the fresh-seed check of ``lure rebalance``'s
-``points`` goal by default (the same size as the balance report's verdicts)."""
+``points`` goal (two seed sets) and ``curve`` goal (one: its verdicts are exact) by default, the
+size of the balance report's verdicts; the ``win-diff`` goal keeps 20000."""
 STYLE_GAMES = 300
 """Games per seat order and deck of ``lure rebalance``'s play-styles table by default (5 seat
 orders: 1500 games per deck)."""

@@ -532,10 +532,11 @@ def _exact_why(cid: str, row: dict, fix: dict, tol: float) -> str:
     if not np.isfinite(fix["difficulty_before"]):
         head = f"{cid}: no dice loadout catches it (0% odds, difficulty infinite)"
     else:
-        side = "over-valued" if row["points"] > fix["fitted_before"] else "under-valued"
-        head = (f"{cid}: {side}: {row['points']} points where the curve gives "
-                f"{fix['fitted_before']:.2f} at difficulty {fix['difficulty_before']:.2f} "
-                f"(tolerance +-{tol:.2f})")
+        side = ("too many points" if row["points"] > fix["fitted_before"] else
+                "too few points")
+        head = (f"{cid}: {side} for what it takes to catch it: {row['points']} points where "
+                f"the curve gives {fix['fitted_before']:.2f} at difficulty "
+                f"{fix['difficulty_before']:.2f} (tolerance +-{tol:.2f})")
     if not fix["fields"]:
         return head
     what = ", ".join(f"{f} {_fmt_reqs(row[f]) if f == 'requirements' else row[f]} -> "
@@ -820,9 +821,11 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
         n_trials: complete trials wanted in the win-diff study (the start counts; a resumed
             study plays only the missing ones; the model steps may stop earlier, converged);
             ``n_games``: games per player count per trial (>= 2); ``verify_games``: games per
-            player count of each verification run; ``screen_games``: games per player count
-            of the evidence rule's screen and confirmation of the start deck (default
-            ``verify_games``: the evidence has the power of the check).
+            player count of each verification run (``None``: 2000 for the points and curve
+            goals, :data:`experiments.lure.defaults.VERIFY_GAMES`; 20000 for win-diff);
+            ``screen_games``: games per player count of the evidence rule's screen and
+            confirmation of the start deck (default ``verify_games``: the evidence has the
+            power of the check).
         seed: the search's seed (the verification uses ``seed + 1``, the confirmation of the
             flagged cards ``seed + 2``); ``n_jobs``, ``batch_size``: the runner's (the numbers
             depend on ``batch_size``, not ``n_jobs``).
@@ -838,6 +841,15 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
             players and why (:func:`experiments.lure.verdicts.band_reason`), each deck played
             ``compare_games`` games per player count (default ``verify_games``: the check's
             power). The command line compares with ``heuristic`` by default.
+
+        styles_games: games per seat order and deck of the play styles' table
+            (:func:`experiments.lure.play_styles.style_table`; 0: none); a proposal that hands
+            a style the game is not recommended.
+
+    The proposal is recommended only when it is better than the original deck on the fresh
+    seeds by the goal's own measure (:func:`experiments.lure.rebalance_points.recommendation`;
+    otherwise ``deck.csv`` holds the original and the exit status is
+    :data:`EXIT_NOT_RECOMMENDED`).
 
     Returns a :class:`RebalanceResult`, or a :class:`FinishedRebalance` when ``out`` holds a
     finished run of the same settings. Raises a one-line ``ValueError`` naming the option for
@@ -855,7 +867,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
     n_trials = check_int(n_trials, "bad --trials")
     n_games = check_int(n_games, "bad --games", 2)
     verify_games = check_int(verify_games if verify_games is not None else
-                             VERIFY_GAMES if g.kind == "points" else 20000, "bad --verify-games")
+                             VERIFY_GAMES if g.kind != "win-diff" else 20000, "bad --verify-games")
     styles_games = check_int(styles_games, "bad --styles-games", 0)
     screen_games = (verify_games if screen_games is None
                     else check_int(screen_games, "bad --screen-games", 2))
