@@ -588,7 +588,45 @@ def curve_fixes(deck: D.Deck, deep_waters: bool, curve: Curve, tolerance: float,
         p_cur[j] = fix["fields"].get("points", p_cur[j])
         if fix["violation_after"] > 0:
             unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
+    if not allow_reorder:  # a card held by the order may be freed by the cards fixed after it
+        _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve,
+                    tolerance, constraints, odds)
     return D.deck_from_rows(rows, source=deck.source), fixes, unfixable
+
+
+def _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve, tolerance,
+                constraints, odds, passes: int = 2) -> None:
+    """Second passes of :func:`curve_fixes` (in place): a card the order constraint held in
+    deck order (a harder card still below its wanted points) is fixed again against the deck
+    as changed since, while that brings it nearer the curve; at most ``passes`` passes."""
+    index = {cid: j for j, cid in enumerate(cards["id"])}
+    for _ in range(passes):
+        moved = False
+        for fix in fixes:
+            if not fix["held_by_order"] or fix["violation_after"] <= 0:
+                continue
+            cid = fix["id"]
+            j, i = index[cid], deck.index(cid)
+            again = exact_fix(rows[i], curve, tolerance, constraints, odds,
+                              order=(j, d_cur, p_cur, allowed))
+            if not again["fields"] or again["violation_after"] >= fix["violation_after"] - 1e-9:
+                continue
+            moved = True
+            rows[i] = {**rows[i], **again["fields"]}
+            d_cur[j] = again["difficulty_after"]
+            p_cur[j] = again["fields"].get("points", p_cur[j])
+            fix["fields"] = {**fix["fields"], **again["fields"]}
+            fix["why"] += (f"; once the cards after it were fixed, points -> {int(p_cur[j])}: now "
+                           f"{abs(p_cur[j] - again['fitted_after']):.2f} points from the "
+                           f"curve's {again['fitted_after']:.2f}")
+            for key in ("violation_after", "difficulty_after", "fitted_after", "held_by_order",
+                        "order_bounds"):
+                fix[key] = again[key]
+            unfixable[:] = [u for u in unfixable if u[0] != cid]
+            if fix["violation_after"] > 0:
+                unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
+        if not moved:
+            return
 
 
 def _unfixable_reason(fix: dict, c: Constraints, tol: float) -> str:

@@ -213,3 +213,20 @@ def test_a_rejected_proposal_leaves_the_original_deck(tmp_path, monkeypatch, cap
     # answered from the folder: the same status
     assert cli.main(["lure", "rebalance", "--players", "2", "--verify-games", "100",
                      "--batch-size", "100", "--styles-games", "0", "--out", str(out)]) == 4
+
+
+def test_a_card_held_by_the_order_is_fixed_once_the_cards_after_it_are():
+    """Deep Waters: D01 and D02 (3 points, the curve gives about 7) come before D04 and D05
+    (4 points, harder) in deck order, so the order first holds them at 4; once D04 and D05 are
+    raised to 5, the second pass brings D01 and D02 to 5 and every card meets the curve."""
+    deck = default_deck()
+    goal = R.parse_goal("curve")
+    cards, _ = card_table(deck, True)
+    crv = R.fit_difficulty_curve(cards)
+    cons = R.make_constraints(deck, True, goal)
+    new, fixes, unfixable = R.curve_fixes(deck, True, crv, crv.threshold, cons)
+    assert not unfixable
+    assert {c: new.points[new.index(c)] for c in ("D01", "D02", "D04", "D05")} == {
+        "D01": 5, "D02": 5, "D04": 5, "D05": 5}
+    why = {f["id"]: f["why"] for f in fixes}
+    assert "once the cards after it were fixed, points -> 5" in why["D01"]
