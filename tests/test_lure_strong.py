@@ -116,30 +116,32 @@ def test_default_run_names_both_sets_of_players_and_resumes(tmp_path, capsys):
     assert _balance(out) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("simulated games played by net in every seat (30 per player "
-                              "count); verdicts compared with heuristic")
-    assert "change verdict between heuristic and net players" in printed
+                              "count); verdicts compared with heuristic; two seed sets")
+    assert "play verdict(s) change between heuristic and net players" in printed
     meta = json.loads((out / "metadata.json").read_text())
     assert meta["agents"] == ["net"] and meta["compare_agents"] == ["heuristic"]
     assert meta["settings"]["compare_agents"] == ["heuristic"]
     assert meta["compare_games_simulated"] == 30 and "load_average" in meta
     report = (out / "report.md").read_text()
     assert "agents **net**" in report and "played by **heuristic**" in report
-    assert "## Verdicts: heuristic against net players" in report
+    assert "### Play verdicts: heuristic against net players" in report
     assert "## Simulated games (net)" in report
-    verdicts = pd.read_csv(out / "verdicts.csv")
-    assert set(verdicts["agents"]) == {"net"} and set(verdicts["compare_agents"]) == {"heuristic"}
-    assert len(verdicts) == 30 and (out / "compare_simulated.csv").exists()
+    assert len(pd.read_csv(out / "verdicts.csv")) == 30
+    players = pd.read_csv(out / "players_verdicts.csv")
+    assert len(players) == 30 and set(players["status"]) <= {"changes", "same", "undecided"}
+    assert (out / "compare_simulated.csv").exists()
+    assert (out / "compare_simulated_set_b.csv").exists()
     games = pd.read_csv(out / "compare_games.csv")
     assert list(games["agents"]) == ["heuristic,heuristic"]
     # the same seed in another folder: the same verdicts
     assert _balance(tmp_path / "e") == 0
     assert (tmp_path / "e" / "verdicts.csv").read_text() == (out / "verdicts.csv").read_text()
-    # a run killed before its report: the same command resumes both sets of games
+    # a run killed before its report: the same command resumes every set of games
     (out / "metadata.json").unlink()
     assert _balance(out) == 0
     meta = json.loads((out / "metadata.json").read_text())
-    assert meta["resumed_batches"] == 2 and meta["compare_resumed_batches"] == 2
-    assert meta["games_played_this_run"] == 0
+    assert meta["resumed_batches"] == 2 and meta["resumed_batches_set_b"] == 2
+    assert meta["compare_resumed_batches"] == 4 and meta["games_played_this_run"] == 0
     assert (tmp_path / "e" / "verdicts.csv").read_text() == (out / "verdicts.csv").read_text()
     capsys.readouterr()
     # answered from the finished folder: the same lines, nothing played
@@ -153,15 +155,13 @@ def test_agents_heuristic_still_works_without_a_comparison(tmp_path, capsys):
     assert _balance(out, "--agents", "heuristic") == 0
     printed = capsys.readouterr().out
     assert printed.startswith("simulated games played by heuristic in every seat")
-    assert "compared" not in printed and not (out / "verdicts.csv").exists()
+    assert "compared" not in printed and not (out / "players_verdicts.csv").exists()
     meta = json.loads((out / "metadata.json").read_text())
     assert meta["agents"] == ["heuristic"] and "compare_agents" not in meta["settings"]
-    assert "## Verdicts" not in (out / "report.md").read_text()
-    # and compared with the strong players on request: the words follow the strength
+    assert "### Play verdicts" not in (out / "report.md").read_text()
+    # and compared with the strong players on request
     assert _balance(tmp_path / "hn", "--agents", "heuristic", "--compare-agents", "net") == 0
-    v = pd.read_csv(tmp_path / "hn" / "verdicts.csv", keep_default_na=False)
-    assert set(v["compare_agents"]) == {"net"}
-    assert not v["reason"].str.contains("heuristic|net").any()
+    assert "between net and heuristic players" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, needle", [
@@ -170,7 +170,7 @@ def test_agents_heuristic_still_works_without_a_comparison(tmp_path, capsys):
     (["lure", "rebalance", "--compare-agents", "nobody"], "--compare-agents 'nobody'"),
     (["lure", "rebalance", "--goal", "curve", "--compare-agents", "heuristic"],
      "--compare-agents applies to --goal win-diff"),
-    (["lure", "rebalance", "--compare-games", "1"], "--compare-games"),
+    (["lure", "rebalance", "--goal", "win-diff", "--compare-games", "1"], "--compare-games"),
 ])
 def test_bad_compare_agents_are_one_line_errors(tmp_path, capsys, argv, needle):
     rc = cli.main(argv + ["--players", "2", "--out", str(tmp_path / "x")])
@@ -180,43 +180,46 @@ def test_bad_compare_agents_are_one_line_errors(tmp_path, capsys, argv, needle):
 
 
 def test_a_planted_card_through_the_whole_report(tmp_path, monkeypatch, capsys):
-    """The balance report's comparison on simulated results planted by agent: the verdicts,
-    the reasons, the report's table and the terminal lines (the exact odds untouched)."""
+    """The balance report's verdicts on simulated results planted by agent: B30's catcher
+    wins 20 pp more than its points and difficulty explain with strong players only, on both
+    seed sets: play says too many points with net, fair with the heuristic; the verdict change,
+    the reasons' words and signs, the report's table and the terminal lines (the exact odds
+    untouched)."""
     real = B.simulate
 
     def planted(deck, players, deep_waters, agents, n_games, seed, **kw):
         sim, games, res = real(deck, players, deep_waters, ["random"], n_games, seed, **kw)
-        strong = list(agents) == ["net"]
         sim = sim.copy()
-        sim["caught_rate"], sim["caught_low"], sim["caught_high"] = 0.99, 0.985, 0.995
-        sim["win_diff"], sim["win_diff_low"], sim["win_diff_high"] = 0.10, 0.09, 0.11
-        b30 = sim["id"] == "B30"
-        if strong:
-            sim.loc[b30, ["win_diff", "win_diff_low", "win_diff_high"]] = [0.3, 0.29, 0.31]
-        else:  # the heuristic misses B30
-            sim.loc[b30, ["caught_rate", "caught_low", "caught_high"]] = [0.6, 0.58, 0.62]
+        cards = B.card_table(deck, False)[0].set_index("id")
+        wd = 0.02 + 0.03 * sim["id"].map(cards["points"]).to_numpy(float)
+        sim["win_diff"], sim["win_diff_low"], sim["win_diff_high"] = wd, wd - 0.01, wd + 0.01
+        if list(agents) == ["net"]:
+            b30 = (sim["id"] == "B30").to_numpy()
+            sim.loc[b30, ["win_diff", "win_diff_low", "win_diff_high"]] += 0.20
         return sim, games, res
 
     monkeypatch.setattr(B, "simulate", planted)
     out = tmp_path / "p"
     assert _balance(out) == 0
     printed = capsys.readouterr().out
-    assert ("B30   heuristic rarely caught (2 p) -> net decides games (2 p): only weak players "
-            "miss it; strong players exploit it") in printed
-    assert "1 card(s) change verdict" in printed
+    assert "1 play verdict(s) change between heuristic and net players" in printed
+    line = next(x for x in printed.splitlines() if x.startswith("  B30   heuristic"))
+    assert "heuristic fair" in line and "-> net too many points" in line
+    v = pd.read_csv(out / "verdicts.csv").set_index("id")
+    assert v.loc["B30", "verdict"] == "too many points" and v.loc["B30", "play_side"] == 1
+    assert v.loc["B30", "play_points"] > 2 and "pp more than a card" in v.loc["B30", "reason_play"]
     report = (out / "report.md").read_text()
-    assert ("| B30 | rarely caught (2 p) | decides games (2 p) | only weak players miss it; "
-            "strong players exploit it | +39.0 | +20.0 |") in report
+    assert "| B30 | fair (" in report and ") | too many points (+" in report
     meta = json.loads((out / "metadata.json").read_text())
-    assert meta["verdict_changes"] == {"B30": "only weak players miss it; strong players "
-                                               "exploit it"}
+    assert meta["verdict_changes"] == ["B30"]
     cards = pd.read_csv(out / "cards.csv")
     assert (cards["flag"].fillna("") != "").sum() == 4  # the exact odds' flags as before
 
 
 def test_rebalance_compares_with_the_heuristic_by_default(tmp_path, capsys):
     out = tmp_path / "r"
-    rc = cli.main(["lure", "rebalance", "--players", "2", "--trials", "2", "--games", "200",
+    rc = cli.main(["lure", "rebalance", "--goal", "win-diff", "--styles-games", "0",
+                   "--players", "2", "--trials", "2", "--games", "200",
                    "--verify-games", "200", "--screen-games", "200", "--batch-size", "200",
                    "--out", str(out)])
     assert rc in (0, R.EXIT_OFF_GOAL)
@@ -232,7 +235,8 @@ def test_rebalance_compares_with_the_heuristic_by_default(tmp_path, capsys):
     report = (out / "report.md").read_text()
     assert "agents net" in report and "## Verdicts with other players: heuristic" in report
     # the curve goal plays no games to judge: no comparison by default
-    rc = cli.main(["lure", "rebalance", "--goal", "curve", "--players", "2", "--verify-games",
+    rc = cli.main(["lure", "rebalance", "--goal", "curve", "--styles-games", "0",
+                   "--players", "2", "--verify-games",
                    "20", "--batch-size", "20", "--out", str(tmp_path / "c")])
     assert rc == 0 and "compare" not in json.loads((tmp_path / "c" / "metadata.json")
                                                    .read_text())

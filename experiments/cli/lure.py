@@ -22,7 +22,15 @@ import sys
 from pathlib import Path
 
 from experiments.cli import QUIET_HELP, output_folder, parse_player_counts
-from experiments.lure.defaults import DEFAULT_AGENTS, REFERENCE_AGENTS, resolve_compare
+from experiments.lure.defaults import (
+    BALANCE_GAMES,
+    DEFAULT_AGENTS,
+    DEFAULT_GOAL,
+    REFERENCE_AGENTS,
+    STYLE_GAMES,
+    VERIFY_GAMES,
+    resolve_compare,
+)
 
 
 def parse_players(text: str) -> list[int]:
@@ -65,9 +73,9 @@ def register(sub) -> None:
                         "over the seats) and list which cards' verdicts change and why "
                         f"(verdicts.csv); default {', '.join(REFERENCE_AGENTS)} (none when "
                         "--agents is already that); none: no comparison")
-    b.add_argument("--games", type=int, default=20000,
-                   help="games per player count (20000; played by --agents and again by "
-                        "--compare-agents)")
+    b.add_argument("--games", type=int, default=BALANCE_GAMES,
+                   help=f"games per player count in each of the two seed sets ({BALANCE_GAMES}; "
+                        "played by --agents and again by --compare-agents)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     b.add_argument("--batch-size", type=int, default=5000,
@@ -103,24 +111,33 @@ def register(sub) -> None:
     r = lsub.add_parser(
         "rebalance", help="propose the fewest card changes that meet a balance goal",
         description="Propose the fewest card changes that meet a goal, the way a designer "
-                    "would: a card changes only where the evidence is (off its band after a "
-                    "Holm correction over every card and player count, confirmed on seeds the "
-                    "search never uses), fewest changed cards first, then fewest points moved, "
-                    "points kept in the order of difficulty. Verified on fresh seeds; writes "
-                    "the proposed deck (deck.csv, loadable by --cards), what changed and why, "
-                    "the cards still off the goal with the constraint holding each, and a "
-                    "before/after report with plots. Goals: win-diff (every card's catcher "
-                    "win advantage within +-TOLERANCE percentage points of the target; "
-                    "simulated games, resumed from the output folder when run again) and "
-                    "curve (points within +-TOLERANCE of the robust points-vs-difficulty "
-                    "curve; exact odds). Exit status: 0 every card meets the goal on the "
-                    "fresh seeds; 3 some card is still off it (listed); 2 bad input; 1 a file "
-                    "or folder cannot be written; 130 interrupted (run again to resume).")
-    r.add_argument("--goal", default="win-diff", help="win-diff (default) or curve")
+                    "would, and recommend them only when they are better than the deck as it "
+                    "is. Goals: points (default): every card's points fair for what it takes "
+                    "to catch it: within +-TOLERANCE of the robust points-vs-difficulty curve "
+                    "(exact odds; the changes are the exact fixes of the cards off it, points "
+                    "kept in the order of difficulty) and not off by as much in play on two "
+                    "fresh seed sets (the catcher's win advantage with its rise per point and "
+                    "per unit of difficulty removed, in card points); curve: the exact part "
+                    "alone; win-diff: every card's catcher win advantage within "
+                    "+-TOLERANCE percentage points of the target (simulated search, resumed "
+                    "from the output folder when run again). Never worse: on fresh seeds, by "
+                    "the goal's own measure, the proposal must leave fewer cards off (or as "
+                    "many, less far off) and hand no play style the game (the styles cautious, "
+                    "bold, greedy, heuristic and net at one table, before and after, on the "
+                    "same deals); otherwise 'no change recommended' (deck.csv is then the "
+                    "original deck, rejected_deck.csv the proposal). Writes deck.csv "
+                    "(loadable by --cards), what changed and why, the cards still off with "
+                    "what holds each, and a before/after report. Exit status: 0 recommended "
+                    "(or nothing to change) and every card meets the goal on the fresh seeds; "
+                    "3 some card is still off it (listed); 4 no change recommended; 2 bad "
+                    "input; 1 a file or folder cannot be written; 130 interrupted (run again "
+                    "to resume).")
+    r.add_argument("--goal", default=DEFAULT_GOAL,
+                   help="points (default), curve or win-diff")
     r.add_argument("--tolerance", default=None,
-                   help="win-diff: percentage points of win rate (default 5); curve: card "
-                        "points (default the balance report's threshold, "
-                        "max(1, 1.5 x robust sigma of the curve's residuals))")
+                   help="win-diff: percentage points of win rate (default 5); points, curve: "
+                        "card points (default the balance report's threshold, "
+                        "max(2, 1.5 x robust sigma of the curve's residuals))")
     r.add_argument("--target", default=None,
                    help="win-diff: the win diff every card should have, percentage points "
                         "(default median: the start deck's median card per player count)")
@@ -145,8 +162,13 @@ def register(sub) -> None:
     r.add_argument("--games", type=int, default=4000,
                    help="win-diff: games per player count per trial (the same seeds for every "
                         "trial)")
-    r.add_argument("--verify-games", type=int, default=20000,
-                   help="games per player count of each deck on fresh seeds")
+    r.add_argument("--verify-games", type=int, default=None,
+                   help=f"games per player count of each deck on fresh seeds (default "
+                        f"{VERIFY_GAMES}: in each of two seed sets for the points goal, one set "
+                        f"for curve; 20000 for win-diff)")
+    r.add_argument("--styles-games", type=int, default=STYLE_GAMES,
+                   help=f"games per seat order and deck of the play styles' table ({STYLE_GAMES};"
+                        " 5 seat orders; 0: no table)")
     r.add_argument("--screen-games", type=int, default=None,
                    help="win-diff: games per player count of the start deck for the evidence "
                         "rule (which cards are off their band, and the confirmation; default "
@@ -299,26 +321,24 @@ def _progress(args: argparse.Namespace) -> bool:
 
 
 def _print_flags(out: Path) -> None:
-    """Print who played, the flagged cards of the report in ``out`` (its ``cards.csv`` and
-    fit) and, when it compared two sets of players, the cards whose verdict changes
-    (its ``verdicts.csv``)."""
+    """Print who played and every card's verdict of the report in ``out`` (its
+    ``verdicts.csv`` and fit) and, when it compared two sets of players, the play verdicts
+    that change (its ``players_verdicts.csv``)."""
     import pandas as pd
 
     from experiments.io import read_json
-    from experiments.lure.balance import flagged_lines
-    from experiments.lure.verdicts import verdict_lines, verdict_summary, who_played
+    from experiments.lure.fair_points import verdict_lines
+    from experiments.lure.verdicts import who_played
 
     meta = read_json(out / "metadata.json")
     compare = meta.get("compare_agents")
-    print(who_played(meta["agents"], compare, meta.get("n_games_per_player_count")))
-    cards = pd.read_csv(out / "cards.csv", keep_default_na=False,
-                        na_values={"fair_points": [""], "difficulty": [""]})
-    print("\n".join(flagged_lines(cards, meta["fit"])))
-    if compare and (out / "verdicts.csv").is_file():
-        v = pd.read_csv(out / "verdicts.csv", keep_default_na=False,
-                        na_values={c: [""] for c in ("caught_rate", "caught_rate_compare",
-                                                     "win_diff", "win_diff_compare")})
-        print("\n".join(verdict_lines(verdict_summary(v), meta["agents"], compare)))
+    print(who_played(meta["agents"], compare, meta.get("n_games_per_player_count"))
+          + f"; two seed sets {tuple(meta.get('seed_sets') or ())}")
+    verdicts = pd.read_csv(out / "verdicts.csv")
+    players = (pd.read_csv(out / "players_verdicts.csv")
+               if compare and (out / "players_verdicts.csv").is_file() else None)
+    print("\n".join(verdict_lines(verdicts, meta["fit"]["threshold"], players,
+                                  ", ".join(meta["agents"]), ", ".join(compare or []))))
 
 
 def _card(args: argparse.Namespace) -> int:
@@ -389,7 +409,7 @@ def _rebalance(args: argparse.Namespace) -> int:
                     command=cmd, method=args.method, correction=args.correction,
                     alpha=args.alpha, allow_reorder=args.allow_reorder,
                     compare_agents=compare, compare_games=args.compare_games,
-                    screen_games=args.screen_games)
+                    screen_games=args.screen_games, styles_games=args.styles_games)
     print(_rebalance_players(res.out))
     print(res.summary())
     print(f"the proposed deck: {res.out / 'deck.csv'} (loadable with --cards)")

@@ -8,7 +8,7 @@ For a fish deck, computes per card:
   subset of the special dice; a card that requires a lure gets one boost, a card that forbids
   lures none), a **robust** quadratic fit of points on ``D`` (:func:`fit_curve`: soft-l1 loss,
   the cards far off the first pass set aside, so two broken cards do not move the others' fair
-  points), the cards whose points lie off it by at least ``max(1, 1.5 x robust sigma)``
+  points), the cards whose points lie off it by at least ``max(2, 1.5 x robust sigma)``
   (over-valued: too many points for their difficulty; under-valued: too few) and the points
   each card would need to sit on it;
 * from simulated full games per player count (:func:`simulate`): how often it is caught
@@ -56,11 +56,12 @@ from experiments.io import (
     machine_info,
     write_json,
 )
-from experiments.lure.defaults import DEFAULT_AGENTS
+from experiments.lure.defaults import BALANCE_GAMES, DEFAULT_AGENTS, THRESHOLD_FLOOR
 from experiments.stats import newcombe_difference, wilson_interval
 
 __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", "loadout_label",
-           "card_table", "difficulty", "FIT_METHODS", "REJECT_SIGMAS", "fit_curve",
+           "card_table", "difficulty", "FIT_METHODS", "REJECT_SIGMAS", "THRESHOLD_FLOOR",
+           "fit_curve",
            "add_fit", "balance_cells", "play_balance_batch", "simulate", "simulate_cards",
            "card_stats", "game_stats", "plot_points_vs_difficulty", "plot_heatmaps",
            "plot_caught", "caught_axis_limits", "difficulty_axes",
@@ -266,14 +267,15 @@ def add_fit(cards: pd.DataFrame, method: str = "robust") -> tuple[pd.DataFrame, 
     ``flag`` columns to a :func:`card_table` frame (``difficulty``, ``points``).
 
     The curve is :func:`fit_curve` (``method``, default robust); a card is flagged over- or
-    under-valued when its residual is at least ``threshold = max(1, 1.5 x scale)`` card points
-    in size, ``scale`` the robust sigma of the residuals (least-squares: the RMSE), and
-    ``uncatchable`` when its difficulty is infinite. Returns ``(frame, fit)``, ``fit`` a dict:
-    ``method``, ``coefficients`` (highest power first), ``scale``, ``rmse`` (of every
-    catchable card's residual), ``threshold``, ``outliers`` (ids set aside by the robust fit,
-    when the frame has an ``id`` column). Raises ``ValueError`` from :func:`fit_curve`."""
+    under-valued when its residual is at least ``threshold = max(2, 1.5 x scale)`` card
+    points in size (the floor: :data:`experiments.lure.defaults.THRESHOLD_FLOOR`), ``scale``
+    the robust sigma of the residuals (least-squares: the RMSE), and ``uncatchable`` when its
+    difficulty is infinite. Returns ``(frame, fit)``, ``fit`` a dict: ``method``,
+    ``coefficients`` (highest power first), ``scale``, ``rmse`` (of every catchable card's
+    residual), ``threshold``, ``outliers`` (ids set aside by the robust fit, when the frame
+    has an ``id`` column). Raises ``ValueError`` from :func:`fit_curve`."""
     coef, fitted, scale = fit_curve(cards["difficulty"], cards["points"], method=method)
-    thr = max(1.0, 1.5 * scale)
+    thr = max(THRESHOLD_FLOOR, 1.5 * scale)
     out = cards.copy()
     out["fitted_points"] = fitted
     out["fair_points"] = np.where(np.isfinite(fitted), np.round(fitted), np.nan)
@@ -508,14 +510,17 @@ def _save(fig, path) -> None:
 def _place_labels(ax, xs, ys, labels, fontsize: float = 7.5) -> None:
     """Annotate points ``(xs, ys)`` with ``labels`` without overlaps: each label takes the
     first of a list of positions around its point (then farther ones, with a leader line)
-    whose box overlaps no label placed before, no other point and stays inside the axes."""
+    whose box overlaps no label placed before, no other point and stays inside the axes. Each
+    label's size is measured once and its candidate boxes are computed from it (drawing one
+    annotation per candidate took seconds for 30 cards)."""
     from matplotlib.transforms import Bbox
 
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     pts = ax.transData.transform(np.column_stack([xs, ys]))
-    r = 4.0 * fig.dpi / 72.0
+    px = fig.dpi / 72.0
+    r = 4.0 * px
     marks = [Bbox([[x - r, y - r], [x + r, y + r]]) for x, y in pts]
     frame = ax.get_window_extent(renderer)
     near = [(4, 3, "left", "bottom"), (4, -3, "left", "top"), (-4, 3, "right", "bottom"),
@@ -524,23 +529,29 @@ def _place_labels(ax, xs, ys, labels, fontsize: float = 7.5) -> None:
     candidates = [(c, False) for c in near]
     for f in (2.5, 4.0, 5.5):
         candidates += [((dx * f, dy * f, ha, va), True) for dx, dy, ha, va in near]
+    shift = {"left": 0.0, "center": -0.5, "right": -1.0, "bottom": 0.0, "top": -1.0}
     placed = []
     for i in np.argsort(pts[:, 0], kind="stable"):
+        probe = ax.text(0, 0, labels[i], fontsize=fontsize)
+        size = probe.get_window_extent(renderer)
+        probe.remove()
+        w, h = size.width, size.height
         chosen = None
         for (dx, dy, ha, va), lead in candidates:
-            t = ax.annotate(labels[i], (xs[i], ys[i]), xytext=(dx, dy), textcoords="offset points",
-                            ha=ha, va=va, fontsize=fontsize, zorder=4,
-                            arrowprops={"arrowstyle": "-", "lw": 0.5, "color": "0.4",
-                                        "shrinkA": 0, "shrinkB": 3} if lead else None)
-            bb = t.get_window_extent(renderer).padded(1.0)
+            x0 = pts[i, 0] + dx * px + shift[ha] * w
+            y0 = pts[i, 1] + dy * px + (shift[va] if va != "center" else -0.5) * h
+            bb = Bbox([[x0, y0], [x0 + w, y0 + h]]).padded(1.0)
             inside = (bb.x0 >= frame.x0 and bb.x1 <= frame.x1 and bb.y0 >= frame.y0
                       and bb.y1 <= frame.y1)
             clash = any(bb.overlaps(o) for o in placed) or any(
                 bb.overlaps(m) for j, m in enumerate(marks) if j != i)
             if inside and not clash:
+                ax.annotate(labels[i], (xs[i], ys[i]), xytext=(dx, dy),
+                            textcoords="offset points", ha=ha, va=va, fontsize=fontsize,
+                            zorder=4, arrowprops={"arrowstyle": "-", "lw": 0.5, "color": "0.4",
+                                                  "shrinkA": 0, "shrinkB": 3} if lead else None)
                 chosen = bb
                 break
-            t.remove()
         if chosen is None:  # no free spot: the nearest position
             t = ax.annotate(labels[i], (xs[i], ys[i]), xytext=(4, 3), textcoords="offset points",
                             fontsize=fontsize, zorder=4)
@@ -573,8 +584,8 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, fit: dict, path=None):
     xs = np.linspace(cards.loc[ok, "difficulty"].min(), cards.loc[ok, "difficulty"].max(), 200)
     ys = np.polyval(fit["coefficients"], xs)
     robust = fit.get("method", "robust") == "robust"
-    scale = (f"max(1, 1.5 x robust sigma {fit['scale']:.2f})" if robust and "scale" in fit
-             else f"max(1, 1.5 x RMSE {fit['rmse']:.2f})")
+    scale = (f"max(2, 1.5 x robust sigma {fit['scale']:.2f})" if robust and "scale" in fit
+             else f"max(2, 1.5 x RMSE {fit['rmse']:.2f})")
     ax.fill_between(xs, ys - fit["threshold"], ys + fit["threshold"], color="grey", alpha=0.15,
                     label=f"fair +- {fit['threshold']:.2f} points = {scale}", zorder=1)
     ax.plot(xs, ys, "k-", lw=1, label=("robust curve (fair points)" if robust else
@@ -773,7 +784,7 @@ def default_out_dir(deck: D.Deck, deep_waters: bool) -> Path:
 
 
 def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: bool = False,
-                agents=DEFAULT_AGENTS, n_games: int = 20000, seed: int = 0, out=None,
+                agents=DEFAULT_AGENTS, n_games: int = BALANCE_GAMES, seed: int = 0, out=None,
                 n_jobs: int = 1, batch_size: int = 5000, command: str = "",
                 progress: bool = False, backend: str = "loky", scheduler: str | None = None,
                 overwrite: bool = False, compare_agents=None) -> Path:
@@ -789,11 +800,14 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
     ``backend``).
 
+    Every card is judged (:mod:`experiments.lure.fair_points`): its points against the
+    curve (exact) and, in play, on two independent seed sets (``seed`` and
+    :func:`experiments.lure.fair_points.seed_sets`' second; ``n_games`` per player count each,
+    runner state in ``<out>/_partial/set_b/``): ``verdicts.csv``, ``simulated_set_b.csv``.
     ``compare_agents`` (names, or ``None``: no comparison; the command line's default is
-    ``heuristic``): the same games (``n_games`` per player count, same seed) are also played by
-    them (runner state in ``<out>/_partial/compare/``) and every card's simulated verdict under
-    both sets of players is compared (:func:`experiments.lure.verdicts.compare_verdicts`):
-    ``verdicts.csv``, ``compare_simulated.csv``, ``compare_games.csv`` and a report section.
+    ``heuristic``): both seed sets are also played by them (``<out>/_partial/compare*/``) and
+    a play verdict changes between the players only when both decided it
+    (``players_verdicts.csv``, ``compare_simulated*.csv``, ``compare_games.csv``).
     The exact odds do not depend on the players.
 
     A folder holding a finished report of the same settings is returned as it is (nothing is
@@ -829,27 +843,17 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
                                scheduler=scheduler, out_dir=out / "_partial",
                                progress=progress, overwrite=overwrite)
     sim = sim[sim["id"].isin(cards["id"])].reset_index(drop=True)
-    cmp = None
-    if compare:
-        from experiments.lure.verdicts import compare_verdicts, verdict_summary
+    from experiments.lure.balance_verdicts import play_verdicts, write_verdict_files
 
-        sim_c, games_c, res_c = simulate(deck, players, deep_waters, compare, int(n_games),
-                                         seed, n_jobs=n_jobs, batch_size=batch_size,
-                                         backend=backend, scheduler=scheduler,
-                                         out_dir=out / "_partial" / "compare",
-                                         progress=progress, overwrite=overwrite)
-        sim_c = sim_c[sim_c["id"].isin(cards["id"])].reset_index(drop=True)
-        verdicts = compare_verdicts(sim, sim_c, players, agents, compare)
-        cmp = {"sim": sim_c, "games": games_c, "res": res_c, "verdicts": verdicts,
-               "summary": verdict_summary(verdicts)}
+    cmp = play_verdicts(deck, cards, fit, sim, players, deep_waters, agents, compare, n_games,
+                        seed, out / "_partial", n_jobs=n_jobs, batch_size=batch_size,
+                        backend=backend, scheduler=scheduler, progress=progress,
+                        overwrite=overwrite)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "cards.csv", cards.to_csv(index=False))
     atomic_write_text(out / "simulated.csv", sim.to_csv(index=False))
     atomic_write_text(out / "games.csv", games.to_csv(index=False))
-    if cmp is not None:
-        atomic_write_text(out / "compare_simulated.csv", cmp["sim"].to_csv(index=False))
-        atomic_write_text(out / "compare_games.csv", cmp["games"].to_csv(index=False))
-        atomic_write_text(out / "verdicts.csv", cmp["verdicts"].to_csv(index=False))
+    write_verdict_files(out, cmp)
     plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
     plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
     plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
@@ -875,21 +879,28 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         "machine": machine_info(),
         "code_version": code_version(),
     }
-    if cmp is not None:
-        ch = cmp["summary"][cmp["summary"]["changes"]]
+    from experiments.lure.fair_points import verdict_counts
+
+    meta.update({"seed_sets": list(cmp["seeds"]),
+                 "simulation_seconds_set_b": cmp["res_b"].wall_time,
+                 "resumed_batches_set_b": int(cmp["res_b"].resumed_batches),
+                 "verdicts": verdict_counts(cmp["verdicts"])})
+    if compare:
+        ch = cmp["players"][cmp["players"]["status"] == "changes"]
         meta.update({"compare_agents": compare,
-                     "compare_simulation_seconds": cmp["res"].wall_time,
-                     "compare_games_simulated": int(cmp["res"].games.sum()),
-                     "compare_resumed_batches": int(cmp["res"].resumed_batches),
-                     "verdict_changes": {str(r.id): r.reason for r in ch.itertuples()}})
+                     "compare_simulation_seconds": cmp["compare_res"].wall_time
+                     + cmp["compare_res_b"].wall_time,
+                     "compare_games_simulated": int(cmp["compare_res"].games.sum()),
+                     "compare_resumed_batches": int(cmp["compare_res"].resumed_batches
+                                                    + cmp["compare_res_b"].resumed_batches),
+                     "verdict_changes": list(ch["id"])})
     try:
         meta["load_average"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:  # pragma: no cover - not POSIX
         pass
     write_json(out / "metadata.json", meta)
     atomic_write_text(out / "report.md",
-                      _report_md(deck, cards, sim, games, fit, meta, deep_waters,
-                                 None if cmp is None else cmp["summary"]))
+                      _report_md(deck, cards, sim, games, fit, meta, deep_waters, cmp))
     return out
 
 
@@ -897,7 +908,8 @@ EXPERIMENT = "lure balance"
 """The experiment name in the ``settings`` of a balance report's ``metadata.json``."""
 OUTPUT_FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",
                 "catch_heatmaps.png", "caught_by_players.png", "metadata.json", "report.md",
-                "verdicts.csv", "compare_simulated.csv", "compare_games.csv")
+                "verdicts.csv", "simulated_set_b.csv", "players_verdicts.csv",
+                "compare_simulated.csv", "compare_simulated_set_b.csv", "compare_games.csv")
 """The files :func:`run_balance` writes."""
 
 
@@ -962,21 +974,25 @@ def _rel(path: str) -> str:
         return str(path)
 
 
-def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
-    """The text of ``report.md``; ``verdicts``: :func:`experiments.lure.verdicts.verdict_summary`
-    of the comparison with ``meta["compare_agents"]``, or ``None``."""
+def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
+    """The text of ``report.md``; ``found``: :func:`experiments.lure.balance_verdicts.
+    play_verdicts`' result (the verdicts, and the comparison with ``meta["compare_agents"]``
+    when there is one)."""
+    from experiments.lure.fair_points import RECONSTRUCTION_NOTE, verdict_markdown
+
     players = meta["players"]
     default = deck.source == str(D.DEFAULT_DECK_PATH)
     L = [f"# Lure fish-card balance report: {'Deep Waters' if deep else 'base game'}", ""]
-    L += [f"Deck: `{Path(deck.source).name}` (sha256 `{deck.sha256()[:12]}`)"
-          + (" - the project's **reconstructed** deck, not the publisher's cards." if default
-             else "."),
+    L += [f"Deck: `{Path(deck.source).name}` (sha256 `{deck.sha256()[:12]}`)."
+          + (" " + RECONSTRUCTION_NOTE if default else ""),
           f"Cards in the report: {len(cards)}"
           + (" (30 base + 15 Deep Waters; each game shuffles them and removes 15 at random)."
              if deep else " (the base set)."),
-          f"Simulated: {meta['n_games_per_player_count']} games per player count "
-          f"({', '.join(map(str, players))} players), agents **{', '.join(meta['agents'])}** "
-          f"(seats cycle through the list), seed {meta['seed']} "
+          f"Simulated: {meta['n_games_per_player_count']} games per player count in each of "
+          f"two seed sets ({', '.join(map(str, players))} players), agents "
+          f"**{', '.join(meta['agents'])}** "
+          f"(seats cycle through the list), seeds {meta['seed_sets'][0]} and "
+          f"{meta['seed_sets'][1]} "
           f"(batches of {meta['batch_size']} games; the numbers do not depend on the number of "
           f"workers)"
           + (f"; the same games played by **{', '.join(meta['compare_agents'])}** for the "
@@ -996,7 +1012,7 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
           " special dice). A robustly fitted quadratic (soft-l1 loss; cards more than 3 robust"
           " sigmas off the first pass set aside, so a few broken cards do not bend it) gives"
           " the points a card of that difficulty should carry; cards off it by at least"
-          f" {fit['threshold']:.2f} points (max(1, 1.5 x robust sigma)) are flagged.",
+          f" {fit['threshold']:.2f} points (max(2, 1.5 x robust sigma)) are flagged.",
           "* **Simulated**: share of games (where the card was in play) in which it was caught"
           " with a 95% Wilson interval; the round it was caught in and how many rounds it lay on"
           " the table first; the share caught by the first group to act and the mean turn-order"
@@ -1020,11 +1036,9 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
     else:
         L += ["No card lies off the curve by more than the threshold."]
     L += ["", "![points vs difficulty](points_vs_difficulty.png)", ""]
-    if verdicts is not None:
-        from experiments.lure.verdicts import verdict_markdown
-
-        L += verdict_markdown(verdicts, meta["agents"], meta["compare_agents"],
-                              meta["n_games_per_player_count"])
+    L += verdict_markdown(found["verdicts"], fit["threshold"], meta["n_games_per_player_count"],
+                          found["seeds"], ", ".join(meta["agents"]), found.get("players"),
+                          ", ".join(meta.get("compare_agents") or []))
     L += ["## Exact odds per card", ""]
     pcols = [c for c in cards.columns if c.startswith("p_")]
     show = cards[["id", "points", "catch_number", "requirements"] + pcols
@@ -1058,10 +1072,11 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, verdicts=None) -> str:
     L += ["## Files", "", "* `cards.csv`: exact odds, fit and flags per card",
           "* `simulated.csv`: simulated statistics per card and player count",
           "* `games.csv`: game length and seat win shares per player count",
-          *(["* `verdicts.csv`: every card's verdict and numbers with both sets of players, "
-             "per player count; `compare_simulated.csv`, `compare_games.csv`: the compared "
-             "players' games, as `simulated.csv` and `games.csv`"]
-            if verdicts is not None else []),
+          "* `verdicts.csv`: every card's verdict, the odds' and play's numbers on both seed "
+          "sets and the reasons; `simulated_set_b.csv`: the second seed set's games",
+          *(["* `players_verdicts.csv`: the play verdicts with both sets of players; "
+             "`compare_simulated.csv`, `compare_simulated_set_b.csv`, `compare_games.csv`: the "
+             "compared players' games"] if found.get("players") is not None else []),
           "* `metadata.json`: command, agents, deck hash, seed, sizes, wall time, machine, "
           "load, code version", ""]
     return "\n".join(L)

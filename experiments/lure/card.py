@@ -146,7 +146,7 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
     ``difficulty``, ``fair_points`` (the current deck's curve at that difficulty, rounded; NaN
     for an uncatchable card), ``fitted_points`` (unrounded), ``flag`` (what the balance report
     would say of the card's points: ``over-valued``, ``under-valued``, ``uncatchable`` or
-    ``""``), ``threshold`` (card points: ``max(1, 1.5 x scale)``), ``scale`` (the robust
+    ``""``), ``threshold`` (card points: ``max(2, 1.5 x scale)``), ``scale`` (the robust
     sigma of the curve's residuals, card points: 1.4826 x their median absolute size, the
     robust fit's, :func:`experiments.lure.balance.fit_curve`) and ``old`` (the changed card's
     row before, or ``None``).
@@ -217,7 +217,7 @@ def format_report(rep: dict) -> str:
     if np.isfinite(d):
         lines.append(f"\ndifficulty D = {d:.3f}; the current deck's robust curve gives "
                      f"{rep['fitted_points']:.2f} points (fair: {rep['fair_points']:.0f}; "
-                     f"flagged when {rep['threshold']:.2f} or more off it = max(1, 1.5 x "
+                     f"flagged when {rep['threshold']:.2f} or more off it = max(2, 1.5 x "
                      f"robust sigma {rep['scale']:.2f}))")
     else:
         lines.append("\nno loadout can catch this card (difficulty infinite)")

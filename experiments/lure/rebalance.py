@@ -16,7 +16,7 @@ order of the cards' difficulty, and say plainly what could not be met.
   uncorrected 95% intervals that miss a band by chance do not count. A card in play but never
   caught counts as a win diff of 0.
 * ``curve`` (``tolerance`` in card points, default the balance report's threshold
-  ``max(1, 1.5 x robust sigma)``): every card's points lie within the tolerance of the points
+  ``max(2, 1.5 x robust sigma)``): every card's points lie within the tolerance of the points
   the difficulty curve gives its difficulty ``D = -ln(mean catch probability)``
   (:func:`experiments.lure.balance.difficulty`). The curve (:func:`fit_difficulty_curve`) is
   ``fit``, the balance report's **robust** quadratic (soft-l1 loss with the far-off cards set
@@ -83,8 +83,8 @@ import pandas as pd
 from engines import dice
 from engines.lure import decks as D
 from experiments.io import out_lock
-from experiments.lure.balance import card_table, difficulty, fit_curve
-from experiments.lure.defaults import DEFAULT_AGENTS
+from experiments.lure.balance import THRESHOLD_FLOOR, card_table, difficulty, fit_curve
+from experiments.lure.defaults import DEFAULT_AGENTS, VERIFY_GAMES
 from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
     CARD_COST,
     CN_STEP,
@@ -101,18 +101,21 @@ from experiments.lure.rebalance_search import (  # noqa: F401  (re-exported)
     win_diff_search,
     win_diff_violation,
 )
+from experiments.lure.play_styles import STYLE_GAMES, style_table
+from experiments.lure.rebalance_points import judge_points, points_off_reasons, recommendation
 from experiments.lure.rebalance_stats import CORRECTIONS, inverted_pairs, order_bounds
 from experiments.options import check_int
 
 __all__ = ["GOALS", "CURVES", "FIELDS", "FIELD_COST", "CARD_COST", "CN_STEP", "METHODS",
-           "CORRECTIONS", "EXIT_OFF_GOAL", "Goal", "Constraints", "Curve", "RebalanceResult",
-           "parse_goal",
+           "CORRECTIONS", "EXIT_OFF_GOAL", "EXIT_NOT_RECOMMENDED", "exit_status", "Goal",
+           "Constraints", "Curve", "RebalanceResult", "parse_goal",
            "parse_points_range", "parse_fields", "parse_whitelist", "make_constraints",
            "fit_difficulty_curve", "curve_violation", "OptionOdds", "exact_fix", "curve_fixes",
            "win_diff_violation", "rebalance", "default_out_dir"]
 
-GOALS = ("win-diff", "curve")
-"""Goals of :func:`rebalance`."""
+GOALS = ("points", "win-diff", "curve")
+"""Goals of :func:`rebalance` (``points``, the default:
+:mod:`experiments.lure.rebalance_points`)."""
 CURVES = ("fit", "proportional")
 """Difficulty curves: the balance report's quadratic fit, or points proportional to D."""
 FIELDS = ("points", "catch_number", "requirements", "splash")
@@ -126,15 +129,17 @@ DEFAULT_WIN_TOLERANCE = 5.0
 """Default ``tolerance`` of the win-diff goal, percentage points."""
 EXIT_OFF_GOAL = 3
 """Exit status of ``boardlab lure rebalance`` when some card is still off the goal on the
-fresh seeds (0: every card meets it; 2: bad input)."""
+fresh seeds (0: every card meets it; 2: bad input; 4, :data:`EXIT_NOT_RECOMMENDED`: the
+proposal is not better than the original deck, so no change is recommended)."""
+from experiments.lure.rebalance_points import EXIT_NOT_RECOMMENDED  # noqa: E402
 _ALGORITHM = "rebalance-2"
 
 
 # ---------------------------------------------------------------- goal and constraints
 @dataclass(frozen=True)
 class Goal:
-    """The designer's goal: ``kind`` (``"win-diff"`` or ``"curve"``), ``tolerance`` (win-diff:
-    percentage points of win rate; curve: card points; ``None``: the default), ``target``
+    """The designer's goal: ``kind`` (:data:`GOALS`), ``tolerance`` (win-diff: percentage
+    points of win rate; points and curve: card points; ``None``: the default), ``target``
     (win-diff only: the win diff in percentage points every card should have; ``None``: the
     start deck's median card per player count) and ``curve`` (:data:`CURVES`: the curve the
     curve goal follows and cards nobody can catch are put on)."""
@@ -162,14 +167,14 @@ def _number(value, option: str) -> float | None:
     return x
 
 
-def parse_goal(kind: str = "win-diff", tolerance=None, target=None, curve: str = "fit") -> Goal:
+def parse_goal(kind: str = "points", tolerance=None, target=None, curve: str = "fit") -> Goal:
     """Validate a goal (see the module docstring).
 
     Raises:
         ValueError: one line naming the option as typed: an unknown ``--goal`` or ``--curve``,
             a ``--tolerance`` that is not a number in (0, 100] (percentage points for win-diff,
             card points for curve), a ``--target`` that is not ``median`` or a number in
-            -100..100, or a ``--target`` given with the curve goal.
+            -100..100, or a ``--target`` given with another goal than win-diff.
     """
     k = str(kind).strip().lower().replace("_", "-")
     if k not in GOALS:
@@ -187,8 +192,8 @@ def parse_goal(kind: str = "win-diff", tolerance=None, target=None, curve: str =
         target = None
     if target is not None:
         if k != "win-diff":
-            raise ValueError(f"--target {target!r} applies to --goal win-diff only (the curve "
-                             f"goal's target is the curve)")
+            raise ValueError(f"--target {target!r} applies to --goal win-diff only (the "
+                             f"{k} goal's target is the curve)")
         tgt = _number(target, "--target")
         if not -100 <= tgt <= 100:
             raise ValueError(f"bad --target {target!r}: expected 'median' or a win diff in "
@@ -313,9 +318,9 @@ def make_constraints(deck: D.Deck, deep_waters: bool, goal: Goal, change=None,
                                  f"to rebalance it")
         ids = [deck.ids[i] for i in game if deck.ids[i] in set(items)]
     flds = parse_fields(fields)
-    if goal.kind == "curve" and flds == ("splash",):
-        raise ValueError("bad --fields 'splash' for --goal curve: splash icons do not change the "
-                         "catch odds; allow points, catch_number or requirements")
+    if goal.kind != "win-diff" and flds == ("splash",):
+        raise ValueError(f"bad --fields 'splash' for --goal {goal.kind}: splash icons do not "
+                         "change the catch odds; allow points, catch_number or requirements")
     if points_range is None:
         pts = deck.points[game]
         lo, hi = int(pts.min()), int(pts.max())
@@ -352,7 +357,7 @@ class Curve:
     (numpy polynomial, highest power first), ``scale`` (card points: the residuals' robust
     sigma for ``fit``, :func:`experiments.lure.balance.fit_curve`; their RMSE for
     ``proportional``), ``threshold`` (the balance report's flag threshold
-    ``max(1, 1.5 x scale)``), ``d_low``/``d_high``, the range of difficulties it was fitted on
+    ``max(2, 1.5 x scale)``), ``d_low``/``d_high``, the range of difficulties it was fitted on
     (it is not used outside), and ``outliers`` (cards the robust fit set aside)."""
 
     kind: str
@@ -411,7 +416,7 @@ def fit_difficulty_curve(cards: pd.DataFrame, kind: str = "fit") -> Curve:
     else:
         raise ValueError(f"bad --curve {kind!r}: expected one of {', '.join(CURVES)}")
     return Curve(kind, tuple(float(c) for c in coef), float(scale),
-                 max(1.0, 1.5 * float(scale)), float(d[ok].min()), float(d[ok].max()),
+                 max(THRESHOLD_FLOOR, 1.5 * float(scale)), float(d[ok].min()), float(d[ok].max()),
                  tuple(outliers))
 
 
@@ -527,10 +532,11 @@ def _exact_why(cid: str, row: dict, fix: dict, tol: float) -> str:
     if not np.isfinite(fix["difficulty_before"]):
         head = f"{cid}: no dice loadout catches it (0% odds, difficulty infinite)"
     else:
-        side = "over-valued" if row["points"] > fix["fitted_before"] else "under-valued"
-        head = (f"{cid}: {side}: {row['points']} points where the curve gives "
-                f"{fix['fitted_before']:.2f} at difficulty {fix['difficulty_before']:.2f} "
-                f"(tolerance +-{tol:.2f})")
+        side = ("too many points" if row["points"] > fix["fitted_before"] else
+                "too few points")
+        head = (f"{cid}: {side} for what it takes to catch it: {row['points']} points where "
+                f"the curve gives {fix['fitted_before']:.2f} at difficulty "
+                f"{fix['difficulty_before']:.2f} (tolerance +-{tol:.2f})")
     if not fix["fields"]:
         return head
     what = ", ".join(f"{f} {_fmt_reqs(row[f]) if f == 'requirements' else row[f]} -> "
@@ -582,7 +588,45 @@ def curve_fixes(deck: D.Deck, deep_waters: bool, curve: Curve, tolerance: float,
         p_cur[j] = fix["fields"].get("points", p_cur[j])
         if fix["violation_after"] > 0:
             unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
+    if not allow_reorder:  # a card held by the order may be freed by the cards fixed after it
+        _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve,
+                    tolerance, constraints, odds)
     return D.deck_from_rows(rows, source=deck.source), fixes, unfixable
+
+
+def _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve, tolerance,
+                constraints, odds, passes: int = 2) -> None:
+    """Second passes of :func:`curve_fixes` (in place): a card the order constraint held in
+    deck order (a harder card still below its wanted points) is fixed again against the deck
+    as changed since, while that brings it nearer the curve; at most ``passes`` passes."""
+    index = {cid: j for j, cid in enumerate(cards["id"])}
+    for _ in range(passes):
+        moved = False
+        for fix in fixes:
+            if not fix["held_by_order"] or fix["violation_after"] <= 0:
+                continue
+            cid = fix["id"]
+            j, i = index[cid], deck.index(cid)
+            again = exact_fix(rows[i], curve, tolerance, constraints, odds,
+                              order=(j, d_cur, p_cur, allowed))
+            if not again["fields"] or again["violation_after"] >= fix["violation_after"] - 1e-9:
+                continue
+            moved = True
+            rows[i] = {**rows[i], **again["fields"]}
+            d_cur[j] = again["difficulty_after"]
+            p_cur[j] = again["fields"].get("points", p_cur[j])
+            fix["fields"] = {**fix["fields"], **again["fields"]}
+            fix["why"] += (f"; once the cards after it were fixed, points -> {int(p_cur[j])}: now "
+                           f"{abs(p_cur[j] - again['fitted_after']):.2f} points from the "
+                           f"curve's {again['fitted_after']:.2f}")
+            for key in ("violation_after", "difficulty_after", "fitted_after", "held_by_order",
+                        "order_bounds"):
+                fix[key] = again[key]
+            unfixable[:] = [u for u in unfixable if u[0] != cid]
+            if fix["violation_after"] > 0:
+                unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
+        if not moved:
+            return
 
 
 def _unfixable_reason(fix: dict, c: Constraints, tol: float) -> str:
@@ -642,6 +686,8 @@ class RebalanceResult:
     wall_time_s: float = 0.0
     search_seconds: float | None = None
     screen: dict = field(default_factory=dict)
+    styles: pd.DataFrame | None = None
+    recommendation: dict = field(default_factory=dict)
 
     @property
     def changed_ids(self) -> list[str]:
@@ -662,22 +708,36 @@ class RebalanceResult:
 
     @property
     def exit_status(self) -> int:
-        """0 when every card meets the goal, :data:`EXIT_OFF_GOAL` otherwise."""
-        return 0 if self.meets_goal else EXIT_OFF_GOAL
+        """:func:`exit_status` of this run."""
+        return exit_status(self.recommendation, self.meets_goal)
 
     def summary(self) -> str:
-        """Terminal text: what changed, the verification, and every card still off the
-        goal with the constraint holding it."""
+        """Terminal text: whether the proposal is recommended, what changed, the
+        verification, and every card still off the goal with the constraint holding it."""
         return summary_lines(len(self.changed_ids), self.changed_ids,
                              self.changes.to_dict("records"), self.verification.get("violating"),
                              self.verification.get("kendall_tau"), self.off_goal,
-                             self.goal.kind)
+                             self.goal.kind, self.recommendation.get("text"))
 
 
-def summary_lines(n, ids, changes, violating, tau, off_goal, kind) -> str:
+def exit_status(recommendation: dict, meets_goal: bool) -> int:
+    """The command's exit status: :data:`EXIT_NOT_RECOMMENDED` (4) when a proposal was made but
+    is not recommended (:func:`experiments.lure.rebalance_points.recommendation`); else 0 when
+    every card meets the goal on the fresh seeds, :data:`EXIT_OFF_GOAL` (3) otherwise."""
+    if recommendation.get("changed") and not recommendation.get("recommended"):
+        return EXIT_NOT_RECOMMENDED
+    return 0 if meets_goal else EXIT_OFF_GOAL
+
+
+def summary_lines(n, ids, changes, violating, tau, off_goal, kind,
+                  recommended: str | None = None) -> str:
     """The terminal summary shared by :class:`RebalanceResult` and
-    :class:`FinishedRebalance` (one string, lines joined by newlines)."""
-    lines = [f"{n} card(s) changed: " + (", ".join(ids) if ids else "none")]
+    :class:`FinishedRebalance` (one string, lines joined by newlines); ``recommended``: the
+    recommendation's sentence, printed first."""
+    lines = [recommended] if recommended else []
+    rejected = bool(recommended) and "NO CHANGE" in recommended
+    lines.append(f"{n} card(s) {'the rejected proposal changes' if rejected else 'changed'}: "
+                 + (", ".join(ids) if ids else "none"))
     for r in changes:
         lines.append(f"  {r['id']} {r['field']}: {r['before']} -> {r['after']}")
     if isinstance(violating, dict):
@@ -700,7 +760,7 @@ EXPERIMENT = "lure rebalance"
 OUTPUT_FILES = ("deck.csv", "changes.csv", "cards.csv", "games.csv", "win_diff.png",
                 "points_vs_difficulty.png", "scores.png", "seats.png", "game_length.png",
                 "metadata.json", "report.md", "trials.csv", "search.png", "compare_agents.csv",
-                "front.csv", "front.png")
+                "front.csv", "front.png", "rejected_deck.csv", "styles.csv")
 """The files a finished rebalance leaves in its folder (its ``study.journal`` is the search in
 progress: a folder holding it resumes, or is refused by the study's own settings check)."""
 
@@ -712,7 +772,8 @@ def _run_settings(meta: dict) -> dict:
     if not isinstance(meta.get("settings"), dict) or "verify_games" not in meta:
         return {"experiment": meta.get("experiment") or meta.get("kind") or "other"}
     out = {"experiment": EXPERIMENT, "search": meta["settings"],
-           "n_trials": meta["n_trials"], "verify_games": meta["verify_games"]}
+           "n_trials": meta["n_trials"], "verify_games": meta["verify_games"],
+           "styles_games": meta.get("styles_games", 0)}
     if meta.get("compare"):
         out["compare"] = meta["compare"]
     return out
@@ -734,19 +795,20 @@ class FinishedRebalance:
 
     @property
     def exit_status(self) -> int:
-        """0 when every card meets the goal, :data:`EXIT_OFF_GOAL` otherwise."""
-        return 0 if self.meets_goal else EXIT_OFF_GOAL
+        """:func:`exit_status` from ``metadata.json``."""
+        return exit_status(self.meta.get("recommendation") or {}, self.meets_goal)
 
     def summary(self) -> str:
-        """Terminal text: what changed, the verification, the cards still off the goal, and
-        that the answer comes from the folder."""
+        """Terminal text: the recommendation, what changed, the verification, the cards still
+        off the goal, and that the answer comes from the folder."""
         changes = pd.read_csv(self.out / "changes.csv", dtype=str, keep_default_na=False)
         ids = list(dict.fromkeys(changes["id"]))
         off = [tuple(x) for x in self.meta.get("off_goal_after") or []]
         text = summary_lines(len(ids), ids, changes.to_dict("records"),
                              self.meta.get("violating_cards_fresh_seeds"),
                              self.meta.get("kendall_tau"), off,
-                             (self.meta.get("goal") or {}).get("kind", ""))
+                             (self.meta.get("goal") or {}).get("kind", ""),
+                             (self.meta.get("recommendation") or {}).get("text"))
         return (text + f"\nanswered from the finished rebalance in {self.out}/: nothing was "
                 "played; add --force to run it again")
 
@@ -769,17 +831,18 @@ def _changes(original: D.Deck, proposed: D.Deck, why: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["id", "field", "before", "after", "why"])
 
 
-def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tolerance=None,
+def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolerance=None,
               target=None, curve: str = "fit", players=(2, 3, 4, 5), deep_waters: bool = False,
               agents=DEFAULT_AGENTS, change=None, fields="points", points_range=None,
               requirements_whitelist=None, n_trials: int = 60, n_games: int = 4000,
-              verify_games: int = 20000, seed: int = 0, n_jobs: int = 1,
+              verify_games: int | None = None, seed: int = 0, n_jobs: int = 1,
               batch_size: int = 1000, out=None, overwrite: bool = False,
               progress: bool = False, plots: bool = True, command: str = "",
               method: str = "model", correction: str = "holm", alpha: float = 0.05,
               allow_reorder: bool = False, compare_agents=None,
               compare_games: int | None = None,
-              screen_games: int | None = None) -> RebalanceResult:
+              screen_games: int | None = None,
+              styles_games: int = STYLE_GAMES) -> RebalanceResult:
     """Search a deck that meets ``goal`` with the fewest and smallest changes, verify it on
     fresh seeds and write the report (module docstring; files:
     :func:`experiments.lure.rebalance_report.write_outputs`).
@@ -796,9 +859,11 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
         n_trials: complete trials wanted in the win-diff study (the start counts; a resumed
             study plays only the missing ones; the model steps may stop earlier, converged);
             ``n_games``: games per player count per trial (>= 2); ``verify_games``: games per
-            player count of each verification run; ``screen_games``: games per player count
-            of the evidence rule's screen and confirmation of the start deck (default
-            ``verify_games``: the evidence has the power of the check).
+            player count of each verification run (``None``: 2000 for the points and curve
+            goals, :data:`experiments.lure.defaults.VERIFY_GAMES`; 20000 for win-diff);
+            ``screen_games``: games per player count of the evidence rule's screen and
+            confirmation of the start deck (default ``verify_games``: the evidence has the
+            power of the check).
         seed: the search's seed (the verification uses ``seed + 1``, the confirmation of the
             flagged cards ``seed + 2``); ``n_jobs``, ``batch_size``: the runner's (the numbers
             depend on ``batch_size``, not ``n_jobs``).
@@ -815,6 +880,15 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
             ``compare_games`` games per player count (default ``verify_games``: the check's
             power). The command line compares with ``heuristic`` by default.
 
+        styles_games: games per seat order and deck of the play styles' table
+            (:func:`experiments.lure.play_styles.style_table`; 0: none); a proposal that hands
+            a style the game is not recommended.
+
+    The proposal is recommended only when it is better than the original deck on the fresh
+    seeds by the goal's own measure (:func:`experiments.lure.rebalance_points.recommendation`;
+    otherwise ``deck.csv`` holds the original and the exit status is
+    :data:`EXIT_NOT_RECOMMENDED`).
+
     Returns a :class:`RebalanceResult`, or a :class:`FinishedRebalance` when ``out`` holds a
     finished run of the same settings. Raises a one-line ``ValueError`` naming the option for
     bad goals, constraints or sizes (before anything is written), a folder holding a rebalance
@@ -830,7 +904,9 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
     balance_cells(deck, players, deep_waters, agents)  # validates players and agents
     n_trials = check_int(n_trials, "bad --trials")
     n_games = check_int(n_games, "bad --games", 2)
-    verify_games = check_int(verify_games, "bad --verify-games")
+    verify_games = check_int(verify_games if verify_games is not None else
+                             VERIFY_GAMES if g.kind != "win-diff" else 20000, "bad --verify-games")
+    styles_games = check_int(styles_games, "bad --styles-games", 0)
     screen_games = (verify_games if screen_games is None
                     else check_int(screen_games, "bad --screen-games", 2))
     batch_size = check_int(batch_size, "bad --batch-size")
@@ -860,7 +936,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
     if g.tolerance is None:
         g = Goal(g.kind, DEFAULT_WIN_TOLERANCE if g.kind == "win-diff" else crv.threshold,
                  g.target, g.curve)
-    curve_tol = g.tolerance if g.kind == "curve" else crv.threshold
+    curve_tol = g.tolerance if g.kind != "win-diff" else crv.threshold
     out = Path(out) if out is not None else default_out_dir(deck, g.kind, deep_waters)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r} is a file: expected a folder")
@@ -873,7 +949,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
                           "beam": BEAM}}
     if g.kind == "win-diff":  # the evidence rule's games (a folder of older code lacks it)
         settings["screen_games"] = screen_games
-    run_keys = {"settings": settings, "n_trials": n_trials, "verify_games": verify_games}
+    run_keys = {"settings": settings, "n_trials": n_trials, "verify_games": verify_games,
+                "styles_games": styles_games}
     if cmp_agents:
         run_keys["compare"] = {"agents": cmp_agents, "games": compare_games}
     from experiments.outputs import check_writable, claim_folder
@@ -893,7 +970,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
         unfixable: list = []
         why: dict[str, str] = {}
         trials_df, best_number, targets, search_s, screen = None, None, {}, None, {}
-        if g.kind == "curve":
+        if g.kind != "win-diff":
             start = deck
             proposed, fixes, unfixable = curve_fixes(deck, deep_waters, crv, curve_tol, cons,
                                                      odds=odds, allow_reorder=allow_reorder)
@@ -923,7 +1000,19 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
                                   n_jobs, batch_size, out / "_partial", curve_tol,
                                   correction=correction, alpha=a,
                                   compare_agents=cmp_agents, compare_games=compare_games)
-        res.verification["off_goal_after"] = off_goal_reasons(res)
+        if g.kind == "points":
+            res.verification = judge_points(res, res.verification, players, deep_waters,
+                                            agents, verify_games, seed + 1, out / "_partial",
+                                            curve_tol, n_jobs=n_jobs, batch_size=batch_size,
+                                            overwrite=True)
+        res.verification["off_goal_after"] = (points_off_reasons(res) if g.kind == "points"
+                                              else off_goal_reasons(res))
+        if styles_games:
+            res.styles = style_table({"before": deck, "after": proposed}, deep_waters,
+                                     styles_games, seed + 1, out / "_partial",
+                                     n_jobs=n_jobs, batch_size=min(batch_size, styles_games),
+                                     overwrite=True)
+        res.recommendation = recommendation(res, res.styles)
         res.wall_time_s = time.perf_counter() - t_start
         res.files = write_outputs(res, settings, command, {
             "players": players, "deep_waters": bool(deep_waters), "agents": agents,
@@ -932,6 +1021,6 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "win-diff", *, tole
             "seed": seed, "verify_seed": seed + 1, "batch_size": batch_size, "n_jobs": n_jobs,
             "curve_tolerance": curve_tol, "plots": bool(plots), "method": method,
             "correction": correction, "alpha": a, "allow_reorder": bool(allow_reorder),
-            "confirm_seed": seed + 2, **({"compare": run_keys["compare"]} if cmp_agents
-                                         else {})})
+            "confirm_seed": seed + 2, "styles_games": styles_games,
+            **({"compare": run_keys["compare"]} if cmp_agents else {})})
     return res

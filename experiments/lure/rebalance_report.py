@@ -50,10 +50,15 @@ from experiments.lure.balance import (
     difficulty_axes,
     simulate,
 )
+from experiments.lure.rebalance_diagnosis import (  # noqa: F401  (re-exported)
+    band_capacity,
+    diagnosis,
+    points_slope,
+)
 from experiments.lure.rebalance_front import change_front, plot_front, slopes
 from experiments.lure.rebalance_measures import card_arrays, curve_violation
 from experiments.lure.rebalance_search import median_targets, win_diff_violation
-from experiments.lure.rebalance_stats import Z95, kendall_tau, off_band
+from experiments.lure.rebalance_stats import kendall_tau, off_band
 from experiments.stats import wilson_interval
 
 __all__ = ["verify", "write_outputs", "write_deck_file", "plot_win_diff",
@@ -281,103 +286,6 @@ def _side(win_diff: float, target_pp: float) -> int:
     (percentage points), -1 below."""
     wd = 0.0 if not np.isfinite(win_diff) else win_diff
     return 1 if 100 * wd > float(target_pp) else -1
-
-
-def points_slope(cards: pd.DataFrame, tag: str = "before") -> tuple[float, float]:
-    """Win diff per card point of deck ``tag`` on the fresh seeds: ``(slope pp per point,
-    correlation r)`` of the cards' win diffs on their points over every player count
-    (least squares; NaN with fewer than 3 caught cards or one value of points). ``cards``:
-    :func:`verify`'s frame."""
-    w = cards[f"win_diff_{tag}"].to_numpy(np.float64)
-    x = cards[f"points_{tag}"].to_numpy(np.float64)
-    ok = np.isfinite(w)
-    if ok.sum() < 3 or np.ptp(x[ok]) == 0:
-        return float("nan"), float("nan")
-    return (float(np.polyfit(x[ok], 100 * w[ok], 1)[0]),
-            float(np.corrcoef(x[ok], w[ok])[0, 1]))
-
-
-def band_capacity(cards: pd.DataFrame, tolerance: float, alpha: float = 0.05,
-                  tag: str = "before") -> dict:
-    """How many cards of deck ``tag`` (fresh seeds, :func:`verify`'s frame) *any* band of
-    half-width ``tolerance`` pp could hold at once: an upper bound, so ``cards - capacity``
-    is a lower bound on the cards a search must change for every card to meet the win-diff
-    goal, whatever its method and constraints.
-
-    A cell (card x player count) counts as possibly inside a band centred at ``c`` unless it
-    lies beyond the band's edge by more than ``z x se``, ``z`` the one-sided normal quantile
-    of ``alpha / m`` (``m`` tested cells; ``se`` from its 95% interval): a cell that far off
-    is rejected by Holm's and by Benjamini-Hochberg's procedure alike, whatever the other
-    cells, so a card counted out here is off the goal at that centre. Per player count the
-    best centre is searched (every edge of every cell's tolerance window); a card must fit at
-    every player count, so the bound is the smallest count over the player counts (the
-    centres need not be the median card's: a relaxation). It ignores what a change does to
-    the other cards' win advantages (small: the points of one card are a small part of the
-    scores).
-
-    Returns ``{"cards": n tested cards, "capacity": bound, "per_players": {players: n},
-    "at_median": cards meeting the goal at the deck's own median bands, "z": z}``."""
-    from scipy.stats import norm
-
-    c = cards.dropna(subset=[f"win_diff_{tag}"])
-    w = 100 * c[f"win_diff_{tag}"].to_numpy(np.float64)
-    se_lo = 100 * (c[f"win_diff_{tag}"] - c[f"win_diff_low_{tag}"]).to_numpy(np.float64) / Z95
-    se_hi = 100 * (c[f"win_diff_high_{tag}"] - c[f"win_diff_{tag}"]).to_numpy(np.float64) / Z95
-    z = float(norm.isf(alpha / max(len(w), 1)))
-    # inside a band centred at t unless w - (t + tol) > z se_lo or (t - tol) - w > z se_hi
-    lo_c = w - z * se_lo - tolerance   # lowest centre that keeps the cell
-    hi_c = w + z * se_hi + tolerance   # highest centre that keeps the cell
-    per = {}
-    for n in sorted(c["players"].unique()):
-        m = (c["players"] == n).to_numpy()
-        grid = np.concatenate([lo_c[m], hi_c[m]])
-        fit = ((lo_c[m][None, :] <= grid[:, None] + 1e-9)
-               & (grid[:, None] - 1e-9 <= hi_c[m][None, :])).sum(axis=1)
-        per[int(n)] = int(fit.max()) if len(fit) else 0
-    n_cards = int(c["id"].nunique())
-    at_median = n_cards - int(c.groupby("id")[f"off_goal_{tag}"].any().sum())
-    return {"cards": n_cards, "capacity": min(per.values()) if per else n_cards,
-            "per_players": per, "at_median": at_median, "z": z}
-
-
-def diagnosis(cards: pd.DataFrame, tolerance: float, off_goal, allow_reorder: bool,
-              alpha: float = 0.05) -> str:
-    """One paragraph on why the win-diff goal is not met: how strongly the win advantage
-    follows the points (:func:`points_slope`), the points spread that the band leaves room
-    for, how many cards any band could hold (:func:`band_capacity`: the least number of
-    changes the goal needs), and how many of the cards still off are held by the order
-    constraint or were not off on the screen (``off_goal``: ``[(id, reason)]``)."""
-    slope, r = points_slope(cards)
-    pts = cards.drop_duplicates("id")["points_before"]
-    n_order = sum("order constraint" in w for _, w in off_goal)
-    n_small = sum("no evidence to act on" in w for _, w in off_goal)
-    text = ("Diagnosis: on the fresh seeds the original deck's win advantage follows the "
-            f"points, {slope:+.1f} pp per point (correlation {r:.2f}), so a band of "
-            f"+-{tolerance:g} pp leaves room for about {2 * tolerance / slope:.1f} points "
-            f"of spread around the median card, while the deck's points span "
-            f"{int(pts.min())}..{int(pts.max())}." if np.isfinite(slope) and slope > 0 else
-            "Diagnosis:")
-    need = {"win_diff_low_before", "win_diff_high_before", "off_goal_before", "players"}
-    cap = band_capacity(cards, tolerance, alpha) if need <= set(cards.columns) else None
-    if cap and cap["capacity"] < cap["cards"]:
-        per = ", ".join(f"{n}p {k}" for n, k in cap["per_players"].items())
-        text += (f" No band of +-{tolerance:g} pp, wherever centred, holds more than "
-                 f"{cap['capacity']} of the {cap['cards']} cards of the original deck at every "
-                 f"player count ({per}; {cap['at_median']} meet the goal at the median card's "
-                 f"band), even counting a card in when it is off by less than the corrected "
-                 f"test can see: every card meeting the goal needs at least "
-                 f"{cap['cards'] - cap['capacity']} changed cards, whatever the search and the "
-                 f"constraints.")
-    if n_order and not allow_reorder:
-        text += (f" {n_order} of the {len(off_goal)} cards still off are held by the order "
-                 "constraint: equal win advantages need cheap easy cards raised and dear hard "
-                 "ones lowered, which the order of value forbids beyond the designer's own "
-                 "inversions (--allow-reorder lifts it; a wider --tolerance accepts the "
-                 "spread).")
-    if n_small:
-        text += (f" {n_small} are off by less than the screen's games (--screen-games) can "
-                 "show after the correction: more games let the search act on them.")
-    return text
 
 
 def off_goal_reasons(res) -> list[tuple[str, str]]:
@@ -713,10 +621,20 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
              "seats_png": out / "seats.png", "length_png": out / "game_length.png",
              "metadata": out / "metadata.json", "report": out / "report.md"}
     n = len(res.changed_ids)
-    write_deck_file(res.proposed, files["deck"], comment=(
-        f"Lure fish deck proposed by boardlab lure rebalance (goal {res.goal.kind}) from "
-        f"{Path(res.original.source).name}\n{n} card(s) changed: "
-        f"{', '.join(res.changed_ids) or 'none'}; see report.md"))
+    rec = res.recommendation or {}
+    rejected = bool(rec.get("changed")) and not rec.get("recommended")
+    note = (f"goal {res.goal.kind}) from {Path(res.original.source).name}\n{n} card(s) changed: "
+            f"{', '.join(res.changed_ids) or 'none'}; see report.md")
+    if rejected:  # no change recommended: deck.csv is the original, the proposal kept aside
+        files["rejected_deck"] = out / "rejected_deck.csv"
+        write_deck_file(res.proposed, files["rejected_deck"], comment="NOT RECOMMENDED: the "
+                        "proposal of boardlab lure rebalance (" + note)
+    write_deck_file(res.original if rejected else res.proposed, files["deck"], comment=(
+        "the original deck: no change recommended by boardlab lure rebalance (" if rejected
+        else "Lure fish deck proposed by boardlab lure rebalance (") + note)
+    if res.styles is not None:
+        files["styles"] = out / "styles.csv"
+        atomic_write_text(files["styles"], res.styles.to_csv(index=False))
     atomic_write_text(files["changes"], res.changes.to_csv(index=False))
     atomic_write_text(files["cards"], v["cards"].to_csv(index=False))
     atomic_write_text(files["games"], v["games"].to_csv(index=False))
@@ -766,6 +684,7 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
             "violating_cards_fresh_seeds": v["violating"],
             "violating_cards_fresh_seeds_uncorrected": v["violating_uncorrected"],
             "every_card_meets_goal": not v.get("off_goal_after"),
+            "recommendation": rec, "seed_sets": v.get("seed_sets"),
             "band_capacity": (band_capacity(v["cards"], res.goal.tolerance,
                                             run.get("alpha", 0.05))
                               if res.goal.kind == "win-diff" else None),
@@ -804,7 +723,11 @@ def _report_text(res, run: dict, meta: dict) -> str:
     g = res.goal
     deep = run["deep_waters"]
     cons = res.constraints
-    L = [f"# Lure deck rebalance: {g.kind} goal, {'Deep Waters' if deep else 'base game'}", ""]
+    from experiments.lure.rebalance_points import report_sections
+
+    parts = report_sections(res, run)
+    L = [f"# Lure deck rebalance: {g.kind} goal, {'Deep Waters' if deep else 'base game'}", "",
+         *parts["head"]]
     if g.kind == "win-diff":
         tg = ", ".join(f"{n}p {t:+.1f}" for n, t in v["targets"]["after"].items())
         origin = ("given" if g.target is not None else
@@ -818,7 +741,10 @@ def _report_text(res, run: dict, meta: dict) -> str:
                      f"fresh seeds")
     else:
         goal_text = (f"every card's points within +-{g.tolerance:.2f} of the {g.curve} curve "
-                     f"of points on difficulty (exact odds)")
+                     f"of points on difficulty (exact odds)" + (
+                         ", and not off by as much in play on two fresh seed sets: every "
+                         "card's points fair for what it takes to catch it"
+                         if g.kind == "points" else ""))
     L += [f"Deck: `{Path(res.original.source).name}` (sha256 "
           f"`{res.original.sha256()[:12]}`). Goal: {goal_text}.",
           f"Constraints: cards {'all' if len(cons.change) > 12 else ', '.join(cons.change)}; "
@@ -834,7 +760,8 @@ def _report_text(res, run: dict, meta: dict) -> str:
            f"count. "
            if res.trials is not None else "Search: exact odds, no games. ")
           + f"Verification: {v['n_games']} games per player count and deck on fresh seeds "
-          f"(seed {v['seed']}).",
+          f"(seed {v['seed']}" + (f"; a second set, seed {v['seed_sets'][1]}, for play"
+                                   if v.get("seed_sets") else "") + ").",
           f"Command: `{meta['command']}`; wall time {meta['wall_seconds']:.0f} s.", ""]
     L += ["## Result", ""]
     L += [f"* Cards changed: **{len(res.changed_ids)}** "
@@ -852,11 +779,16 @@ def _report_text(res, run: dict, meta: dict) -> str:
           + ("(order constraint lifted: --allow-reorder)." if run.get("allow_reorder") else
              "(order constraint on: no change puts a harder card below an easier one, except "
              "pairs the original deck already had so)."),
-          ("* **Every card meets the goal** (exit status 0)." if not v.get("off_goal_after")
-           else f"* **Not met: {len(v['off_goal_after'])} card(s) still off the goal** "
-                f"(exit status 3), each with what holds it:")]
+          ("* **Every card meets the goal** with the proposal." if not v.get("off_goal_after")
+           else f"* **Not met: {len(v['off_goal_after'])} card(s) still off the goal** with "
+                f"the proposal, each with what holds it:")]
     for cid, why in v.get("off_goal_after", []):
         L.append(f"  * **{cid}**: {why}.")
+    from experiments.lure.rebalance import exit_status
+
+    L.append(f"* Exit status {exit_status(res.recommendation or {}, not v.get('off_goal_after'))}"
+             " (0 recommended and every card meets the goal, 3 some card still off, 4 no "
+             "change recommended).")
     if g.kind == "win-diff" and v.get("off_goal_after"):
         L += ["", diagnosis(v["cards"], g.tolerance, v["off_goal_after"],
                             bool(run.get("allow_reorder")), run.get("alpha", 0.05))]
@@ -871,7 +803,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
               + (f"; not confirmed, left as they are: {', '.join(sc['unconfirmed'])}"
                  if sc.get("unconfirmed") else "") + "."]
     L += _front_section(res, run)
-    L += ["", "## What changed and why", ""]
+    L += ["", *parts["verdicts"], *parts["styles"], "## What changed and why", ""]
     if len(res.changes):
         L += [_md_table(res.changes[["id", "field", "before", "after"]]), ""]
         L += [f"* {why}" for why in res.changes.drop_duplicates("id")["why"]]
