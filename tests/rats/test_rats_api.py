@@ -301,4 +301,4 @@ def test_tuned_heuristic_vector_is_valid():
     assert rec["base"] == "heuristic" and tuple(rec["param_names"]) == A.HEURISTIC_PARAM_NAMES
     df = play_batch(RatsConfig(n_players=4), ["heuristic", "greedy", "greedy", "greedy"], 50,
                     seed=3, params=[rec["params"], None, None, None])
-    assert len(df) == 50 and np.isclose(df[[f"return_{p}" for p in range(4)]].sum(1), 1).all()
+    assert len(df) == 50 and np.isclose(df[[f"return_{p}" for p in range(4)]].sum(axis=1), 1).all()
