@@ -1,8 +1,8 @@
-"""Distribution tests of the shared chance draws (the inventory: tests/test_chance_draw_inventory.py):
-the floats of :func:`engines.protocol.chance.rand_float`, the arrangement of
-:func:`engines.protocol.relabel.shuffle_onto`, the hands of :func:`engines.cards.random_hands`
-(compiled NumPy ``Generator`` draws) and the rolls of the dice checker's Monte Carlo. Chi-square
-goodness of fit on fixed seeds, p > 1e-4."""
+"""Distribution tests of the shared chance draws (the inventory:
+tests/test_chance_draw_inventory.py): the floats of :func:`engines.protocol.chance.rand_float`,
+the arrangement of :func:`engines.protocol.relabel.shuffle_onto`, the hands of
+:func:`engines.cards.random_hands` (compiled NumPy ``Generator`` draws) and the rolls of the dice
+checker's Monte Carlo. Chi-square goodness of fit on fixed seeds, p > 1e-4."""
 
 from __future__ import annotations
 
