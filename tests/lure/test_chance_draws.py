@@ -112,43 +112,44 @@ def test_starting_lures_are_drawn_from_the_mix():
         assert _chi2(pairs[p], law, n) > P_MIN, (p, pairs[p])
 
 
-def test_a_lure_is_drawn_from_the_bag_by_its_composition():
-    """``draw_lure``: a token of kind k with chance (tokens of kind k in the bag) / (tokens in
-    the bag), empty kinds never (8,000 draws from a bag of 3 x1, 1 x3, 2 x6, 4 boosts)."""
-    base = _new(LureConfig(n_players=2), chance.as_word(1))
-    bag = [0, 3, 0, 1, 0, 0, 2, 4]
+def _bag_draws(bag, discard, p, stream, n=8000):
+    """``n`` draws of :func:`draw_lure` for seat ``p`` from a state whose bag and discard pile
+    hold ``bag`` and ``discard`` tokens per kind, each from its own seed word of batch
+    ``stream``: the kinds drawn, after checking the piles and the seat's tokens."""
+    base = _new(LureConfig(n_players=2), chance.as_word(stream))
     base[C.H_BAG:C.H_BAG + 8] = bag
     base[C.H_BAGN] = sum(bag)
-    n = 8000
+    base[C.H_DISC:C.H_DISC + 8] = discard
+    base[C.H_DISCN] = sum(discard)
+    source = bag if sum(bag) else discard  # the discard pile only refills an empty bag
+    held = C.PB + p * C.PSTRIDE + C.P_HELD
     kinds = Counter()
-    for w in chance.game_seeds(8, n):
+    for w in chance.game_seeds(stream, n):
         s = base.copy()
         s[C.H_RNG] = w
-        k = C.draw_lure(s, 1)
+        k = C.draw_lure(s, p)
         kinds[int(k)] += 1
-        assert s[C.H_BAG + k] == bag[k] - 1 and s[C.H_BAGN] == sum(bag) - 1
-        assert s[C.PB + C.PSTRIDE + C.P_HELD + k] == base[C.PB + C.PSTRIDE + C.P_HELD + k] + 1
-    assert _chi2(kinds, {k: m for k, m in enumerate(bag) if m}, n) > P_MIN, kinds
+        assert s[C.H_BAG + k] == source[k] - 1 and s[C.H_BAGN] == sum(source) - 1
+        assert s[C.H_DISCN] == (sum(discard) if sum(bag) else 0)
+        assert s[held + k] == base[held + k] + 1
+    return kinds
+
+
+def test_a_lure_is_drawn_from_the_bag_by_its_composition():
+    """``draw_lure``: a token of kind k with chance (tokens of kind k in the bag) / (tokens in
+    the bag), empty kinds never, the discard pile untouched (8,000 draws from a bag of 3 x1,
+    1 x3, 2 x6, 4 boosts)."""
+    bag = [0, 3, 0, 1, 0, 0, 2, 4]
+    kinds = _bag_draws(bag, [1, 0, 0, 0, 0, 0, 0, 1], 1, 8)
+    assert _chi2(kinds, {k: m for k, m in enumerate(bag) if m}, 8000) > P_MIN, kinds
 
 
 def test_an_empty_bag_is_refilled_from_the_discard_pile():
     """``draw_lure`` on an empty bag: the discard pile becomes the bag, then a token is drawn
     by its composition (8,000 draws from a discard pile of 2 adjusts, 1 x2, 3 boosts)."""
-    base = _new(LureConfig(n_players=2), chance.as_word(2))
     disc = [2, 0, 1, 0, 0, 0, 0, 3]
-    base[C.H_BAG:C.H_BAG + 8] = 0
-    base[C.H_BAGN] = 0
-    base[C.H_DISC:C.H_DISC + 8] = disc
-    base[C.H_DISCN] = sum(disc)
-    n = 8000
-    kinds = Counter()
-    for w in chance.game_seeds(9, n):
-        s = base.copy()
-        s[C.H_RNG] = w
-        k = C.draw_lure(s, 0)
-        kinds[int(k)] += 1
-        assert s[C.H_DISCN] == 0 and s[C.H_BAGN] == sum(disc) - 1
-    assert _chi2(kinds, {k: m for k, m in enumerate(disc) if m}, n) > P_MIN, kinds
+    kinds = _bag_draws([0] * 8, disc, 0, 9)
+    assert _chi2(kinds, {k: m for k, m in enumerate(disc) if m}, 8000) > P_MIN, kinds
 
 
 def test_every_die_rolls_each_face_equally_often():
