@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit
 
+from agents.layout import H_INFER, H_INFER_TEMP, H_INFER_WORLDS, R0
 from agents.net import net_logits, softmax
-from agents.search import H_INFER, H_INFER_TEMP, H_INFER_WORLDS, R0
 from engines.protocol.chance import SEAT_WORDS, next_u64, rand_float
 from engines.protocol.history import log_actions, log_count, log_initial
 from engines.protocol.kernels import (

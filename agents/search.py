@@ -58,15 +58,14 @@ hand, a Rats trick, a ReCURRRing round, a Lure fishing turn: ``progress(s, 0)`` 
 good leaf value beat rollouts to the end at affordable budgets: between two actions the win
 chance often differs by a few points, far below the noise of a few dozen rollouts.
 
-**Parameter vector** of a search agent (``float64``, :data:`N_HEADER` + :data:`N_VALUE` + the
-game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
-constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, prior weight
-(:func:`net_pimc` only; 0 elsewhere)]`` then
-the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``; the last four, which no
-game's ``leaf_value`` reads: :data:`H_INFER`, :data:`H_INFER_WORLDS`, :data:`H_INFER_TEMP`
-(inference) and :data:`H_LEARNED_VALUE` (the learned value's scale)), then the rollout policy's
-own parameter vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``,
-below 0 none.
+**Parameter vector** of a search agent (``float64``, ``N_HEADER`` + ``N_VALUE`` + the game's
+``PARAMS_WIDTH``; every slot named in :mod:`agents.layout`): ``[samples or simulations,
+rollout policy kind, horizon, exploration constant, max rollout decisions (0: the game's
+bound), peek flag, whole-tree flag, prior weight (:func:`net_pimc` only; 0 elsewhere)]`` then
+the leaf-value weights (``N_VALUE``, the game's ``leaf_value``; the last four, which no game's
+``leaf_value`` reads: ``H_INFER``, ``H_INFER_WORLDS``, ``H_INFER_TEMP`` (inference) and
+``H_LEARNED_VALUE`` (the learned value's scale)), then the rollout policy's own parameter
+vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``, below 0 none.
 
 **Budget.** A budget is a number of worlds (PIMC) or simulations (ISMCTS) per decision, not a
 time: a time budget would make the decisions depend on the machine and its load, and the same
@@ -79,13 +78,31 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit, types
 
-from agents.contract import contract
-from agents.dispatch import g_act_base
-from agents.net import K_NET, net_act, net_logits, softmax
+from agents.game_hooks import g_act_base, g_leaf_value
+from agents.inference import inferred_world, infer_world_seeds
+from agents.layout import (
+    H_EXPLORE,
+    H_HORIZON,
+    H_LEARNED_VALUE,
+    H_MAX_STEPS,
+    H_PEEK,
+    H_PRIOR,
+    H_ROLLOUT,
+    H_SIMS,
+    H_WHOLE_TREE,
+    K_ISMCTS,
+    K_NET,
+    K_NET_ISMCTS,
+    K_NET_PIMC,
+    K_PIMC,
+    N_VALUE,
+    R0,
+    V0,
+)
+from agents.net import net_act, net_logits, softmax
 from agents.value import learned_leaf
-from engines.protocol import GAME_NAMES
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
-from engines.protocol.direct import direct_call, direct_call_by_game
+from engines.protocol.direct import direct_call
 from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
@@ -98,45 +115,10 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N_HEADER",
-           "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
-           "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
-           "H_INFER_TEMP", "V0", "R0", "search_act", "search_by_kind", "SEARCH_FUNCTIONS", "pimc",
-           "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
-           "g_act_base", "g_rollout", "g_prior", "g_leaf_value", "g_leaf"]
+__all__ = ["search_act", "search_by_kind", "SEARCH_FUNCTIONS", "pimc", "pimc_values", "net_pimc",
+           "net_pimc_values", "ismcts", "net_ismcts", "rollout", "g_rollout", "g_prior",
+           "g_leaf", "relative_to_mean"]
 
-SEARCH_BASE = 100
-"""Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
-K_PIMC, K_ISMCTS = 100, 101
-K_NET_PIMC = 102
-"""The search guided by the learned policy ``net`` (``net-search*``, :func:`net_pimc`): PIMC
-with ``net`` as rollout policy (``params[H_ROLLOUT] = agents.net.K_NET``) and its action
-probabilities as a prior (``params[H_PRIOR]``)."""
-K_NET_ISMCTS = 103
-"""ISMCTS guided by ``net`` (``net-ismcts``, :func:`net_ismcts`): ``net``'s action
-probabilities as a PUCT prior at the root (``params[H_PRIOR]``)."""
-H_SIMS, H_ROLLOUT, H_HORIZON, H_EXPLORE, H_MAX_STEPS, H_PEEK, H_WHOLE_TREE = 0, 1, 2, 3, 4, 5, 6
-H_PRIOR = 7
-N_HEADER = 8
-N_VALUE = 16
-V0 = N_HEADER
-"""``params[V0:V0 + N_VALUE]``: the leaf-value weights."""
-H_LEARNED_VALUE = V0 + N_VALUE - 1
-"""The last leaf-value slot (no game's ``leaf_value`` reads it): in :func:`net_pimc`, the scale
-of the learned value (:mod:`agents.value`) that replaces the game's leaf value; 0 keeps the
-game's own."""
-H_INFER = V0 + N_VALUE - 4
-"""In :func:`net_pimc`: inference over hidden cards (:mod:`agents.inference`) looks at the
-other players' decisions among this many last decisions of the game; 0 = no inference (the
-worlds from ``determinize``). One of three leaf-value slots no game's ``leaf_value`` reads."""
-H_INFER_WORLDS = V0 + N_VALUE - 3
-"""In :func:`net_pimc` with inference: candidate worlds scored per decision (at least the
-search's world count)."""
-H_INFER_TEMP = V0 + N_VALUE - 2
-"""In :func:`net_pimc` with inference: the exponent of the likelihood (1 = Bayes' rule,
-below 1 a tempered one)."""
-R0 = N_HEADER + N_VALUE
-"""``params[R0:]``: the rollout policy's parameter vector."""
 _SALT_WORLD = 0x5DEECE66D
 _SALT_ROLL = 0x2545F4914F6CDD1D
 
@@ -154,14 +136,6 @@ def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
             out[i] = 1.0 / n_legal
         return
     softmax(out, n_legal)
-
-
-def g_leaf_value(game, state, weights, out):
-    """``agents.<game>.leaf_value``: each player's value of ``state`` into ``out``."""
-
-
-g_leaf_value = direct_call_by_game(
-    g_leaf_value, lambda game_id: contract(GAME_NAMES[game_id]).leaf_value)
 
 
 @njit(cache=True)
@@ -187,7 +161,7 @@ def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps)
     the rollout policy until the horizon; returns the number of decisions played (int64).
 
     ``game``: literal game id; ``guided``: literal 1 lets the rollout policy be ``net``
-    (:func:`agents.net.net_act`, when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), 0 keeps
+    (:func:`agents.net.net_act`, when ``params[H_ROLLOUT]`` is ``agents.layout.K_NET``), 0 keeps
     the network out of the compiled code (the unguided search agents stay as small as before);
     ``level``: the horizon (0 = the end of the current hand, 1 = of the round, 2 = of the game;
     module docstring), ``start``: ``progress(w, level)`` where the rollout began (it stops when
@@ -230,7 +204,7 @@ def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
 @njit(cache=True, inline="always")
 def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """:func:`pimc_values` of the guided PIMC (``net-search``): rollouts may be played by
-    ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``), and with ``params[H_PRIOR] = c != 0``
+    ``net`` (``params[H_ROLLOUT] = agents.layout.K_NET``), and with ``params[H_PRIOR] = c != 0``
     each sum also gets ``k * c * log prior`` (``k`` worlds; the prior: :func:`g_prior` on the
     player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
     returns ``k``. Inlined into a compiled caller, as :func:`pimc_values`."""
@@ -304,8 +278,6 @@ def _pick_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
         return None
     if guided.literal_value == 0:
         return _no_inference, ()
-    from agents.inference import infer_world_seeds
-
     return infer_world_seeds, (0, 2, 3, 4, 5, 6, 7, 8)
 
 
@@ -330,8 +302,6 @@ def _pick_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
         return None
     if guided.literal_value == 0:
         return _same_world, (2, 7)
-    from agents.inference import inferred_world
-
     return inferred_world, (0, 2, 3, 4, 5, 6, 7)
 
 
@@ -369,7 +339,7 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
 @njit(cache=True)
 def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
     """PIMC guided by ``net`` (``net-search``): the action of the best :func:`net_pimc_values`
-    (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), i.e. of the best
+    (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.layout.K_NET``), i.e. of the best
     ``mean value + params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's
     own information state; 0 leaves the means alone), ties to the first. The prior term is a
     policy-regularized choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy
@@ -421,13 +391,13 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
 
 @njit(cache=True)
 def net_ismcts(game, s, player, legal, n_legal, params, aux, rng):
-    """ISMCTS guided by ``net`` (``net-ismcts``, :data:`K_NET_ISMCTS`): :func:`ismcts` whose
+    """ISMCTS guided by ``net`` (``net-ismcts``, kind ``K_NET_ISMCTS``): :func:`ismcts` whose
     root selection adds ``params[H_PRIOR] * P(a) * sqrt(availability) / (1 + visits)`` to
     each child's UCB1 value (``P``: :func:`g_prior`, ``net``'s probabilities on the player's own
     information state; the PUCT term of Silver et al. 2017 with availability counts in place of
     the parent's visits, Cowling et al. 2012), so the simulations go where the learned policy
     and the values agree; rollouts as :func:`net_pimc` (the game's policy, or ``net`` with
-    ``params[H_ROLLOUT] = agents.net.K_NET``) and the same leaf (the learned value with
+    ``params[H_ROLLOUT] = agents.layout.K_NET``) and the same leaf (the learned value with
     ``params[H_LEARNED_VALUE] != 0``). Returns the most visited root action."""
     literally(game)
     return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 1)
@@ -547,8 +517,8 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
 
 @njit(cache=True)
 def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
-    """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`,
-    :data:`K_NET_PIMC`, :data:`K_NET_ISMCTS`), ``kind`` known at run time."""
+    """The action of search agent ``kind`` (``K_PIMC``, ``K_ISMCTS``, ``K_NET_PIMC``,
+    ``K_NET_ISMCTS`` of :mod:`agents.layout`), ``kind`` known at run time."""
     literally(game)
     return search_by_kind(game, kind, s, player, legal, n_legal, params, aux, rng)
 
