@@ -22,13 +22,22 @@ blob whose header words (``NET_*``, ``NET2_*``, ``VALUE_*`` below: the index of 
 the header) give the sizes and where each section of 4-byte values starts; the table's ``aux``
 array ends ``[value blob..., len(value blob), net blob..., len(net blob)]``
 (:func:`agents.policy.table_aux`).
+
+**By name.** Compiled code reads a row or a blob through one unpacker each, which gives its
+fields by name as a named tuple of scalars and array views (no copy): :func:`search_settings`
+(:class:`SearchSettings`), :func:`net_weights` (:class:`NetWeights`, ``net`` format 1),
+:func:`feature_net_weights` (:class:`FeatureNetWeights`, format 2) and :func:`value_weights`
+(:class:`ValueWeights`); no other compiled code indexes the slots or the header words (the
+Python code that builds the rows and the blobs writes them through the names above).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 __all__ = [
     "USER_KIND", "K_NET", "SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS",
@@ -41,6 +50,8 @@ __all__ = [
     "NET2_S", "NET2_F", "NET2_H1", "NET2_H2",
     "VALUE_MAGIC", "VALUE_HEADER", "VALUE_T", "VALUE_H1", "VALUE_H2", "VALUE_FLOATS_AT",
     "VALUE_FLOATS_WORDS",
+    "SearchSettings", "search_settings", "NetWeights", "net_weights", "FeatureNetWeights",
+    "feature_net_weights", "ValueWeights", "value_weights",
 ]
 
 # ---- policy kinds ---------------------------------------------------------------------------
@@ -117,6 +128,28 @@ the game's own."""
 R0 = N_HEADER + N_VALUE
 """``params[R0:]``: the rollout policy's parameter vector."""
 
+SearchSettings = namedtuple("SearchSettings", (
+    "simulations", "rollout_kind", "horizon", "exploration", "max_rollout", "peek",
+    "whole_tree", "prior_weight", "leaf_weights", "infer_window", "infer_worlds",
+    "infer_temperature", "learned_value", "rollout_params"))
+"""A search agent's parameter row by name (:func:`search_settings`): the ``float64`` values of
+the slots ``H_SIMS``, ``H_ROLLOUT``, ``H_HORIZON``, ``H_EXPLORE``, ``H_MAX_STEPS``, ``H_PEEK``,
+``H_WHOLE_TREE``, ``H_PRIOR``; ``leaf_weights`` the view ``params[V0:V0 + N_VALUE]``; the
+values of ``H_INFER``, ``H_INFER_WORLDS``, ``H_INFER_TEMP``, ``H_LEARNED_VALUE``; and
+``rollout_params`` the view ``params[R0:]``."""
+
+
+@njit(cache=True)
+def search_settings(params):
+    """The :class:`SearchSettings` of a search agent's parameter row ``params`` (``float64``,
+    at least :data:`R0` long): what the compiled search reads, unpacked once per call of a
+    search (views into ``params``, no copy)."""
+    return SearchSettings(params[H_SIMS], params[H_ROLLOUT], params[H_HORIZON],
+                          params[H_EXPLORE], params[H_MAX_STEPS], params[H_PEEK],
+                          params[H_WHOLE_TREE], params[H_PRIOR], params[V0:V0 + N_VALUE],
+                          params[H_INFER], params[H_INFER_WORLDS], params[H_INFER_TEMP],
+                          params[H_LEARNED_VALUE], params[R0:])
+
 # ---- packed weights of net (agents.net) -----------------------------------------------------
 NET_MAGIC = 7.0431
 """Word 0 of a format-1 ``net`` blob (the network on the observation tensor)."""
@@ -144,3 +177,103 @@ VALUE_HEADER = 8
 VALUE_T, VALUE_H1, VALUE_H2, VALUE_FLOATS_AT, VALUE_FLOATS_WORDS = 1, 2, 3, 4, 5
 """Value header words: tensor size, the two hidden widths, where the ``float32`` section starts
 and its length in ``float64`` words."""
+
+
+# ---- the packed weights as named arrays (read in compiled code) -----------------------------
+NetWeights = namedtuple("NetWeights", (
+    "T", "A", "H1", "H2", "C", "prior", "feat_row", "cat_pos", "cat_lo", "cat_n", "cat_off",
+    "feat_scale", "W1", "b1", "W2", "b2", "W3", "b3", "wh", "bh"))
+"""A format-1 ``net`` blob's sizes (``int64``: tensor size ``T``, distinct actions ``A``, hidden
+widths ``H1``, ``H2``, categorical positions ``C``; ``prior`` the prior policy's kind or -1)
+and arrays (views into the blob, no copy): ``int32`` ``feat_row (T + 2,)``, ``cat_pos``,
+``cat_lo``, ``cat_n``, ``cat_off`` ``(C,)``; ``float32`` ``feat_scale (T + 2,)``, ``W1 (R, H1)``,
+``b1 (H1,)``, ``W2 (H1, H2)``, ``b2 (H2,)``, ``W3 (A, H2)``, ``b3 (A,)``, ``wh (H2,)`` and the
+scalar ``bh`` (their meaning: :data:`agents.net.ARRAYS`)."""
+
+
+@njit(cache=True)
+def net_weights(aux, base):
+    """The :class:`NetWeights` of the format-1 ``net`` blob that starts at ``aux[base]``
+    (``aux``: ``float64``; the blob: :func:`agents.net.pack`)."""
+    T = np.int64(aux[base + NET_T])
+    H1 = np.int64(aux[base + NET_H1])
+    H2 = np.int64(aux[base + NET_H2])
+    C = np.int64(aux[base + NET_C])
+    R = np.int64(aux[base + NET_R])
+    A = np.int64(aux[base + NET_A])
+    o = base + np.int64(aux[base + NET_INTS_AT])
+    ints = aux[o:o + np.int64(aux[base + NET_INTS_WORDS])].view(np.int32)
+    o = base + np.int64(aux[base + NET_FLOATS_AT])
+    f = aux[o:o + np.int64(aux[base + NET_FLOATS_WORDS])].view(np.float32)
+    i0 = T + 2
+    W1 = f[i0:i0 + R * H1].reshape((R, H1))
+    i1 = i0 + R * H1
+    b1 = f[i1:i1 + H1]
+    i2 = i1 + H1
+    W2 = f[i2:i2 + H1 * H2].reshape((H1, H2))
+    i3 = i2 + H1 * H2
+    b2 = f[i3:i3 + H2]
+    i4 = i3 + H2
+    W3 = f[i4:i4 + A * H2].reshape((A, H2))
+    i5 = i4 + A * H2
+    b3 = f[i5:i5 + A]
+    i6 = i5 + A
+    return NetWeights(T, A, H1, H2, C, np.int64(aux[base + NET_PRIOR]), ints[:T + 2],
+                      ints[T + 2:T + 2 + C], ints[T + 2 + C:T + 2 + 2 * C],
+                      ints[T + 2 + 2 * C:T + 2 + 3 * C], ints[T + 2 + 3 * C:T + 2 + 4 * C],
+                      f[:i0], W1, b1, W2, b2, W3, b3, f[i6:i6 + H2], f[i6 + H2])
+
+
+FeatureNetWeights = namedtuple("FeatureNetWeights", (
+    "S", "F", "H1", "H2", "W1", "b1", "W2t", "b2", "w3", "b3", "wl"))
+"""A format-2 ``net`` blob's sizes (``int64``: state features ``S``, per-action features ``F``,
+hidden widths ``H1``, ``H2``) and ``float32`` arrays (views into the blob): ``W1 (S + F, H1)``,
+``b1 (H1,)``, ``W2t (H2, H1)`` (``W2`` transposed), ``b2 (H2,)``, ``w3 (H2,)``, the scalar
+``b3`` and the linear skip ``wl (S + F,)`` (their meaning: :data:`agents.net.ARRAYS2`)."""
+
+
+@njit(cache=True)
+def feature_net_weights(aux, base):
+    """The :class:`FeatureNetWeights` of the format-2 ``net`` blob that starts at ``aux[base]``
+    (``aux``: ``float64``; the blob: :func:`agents.net.pack`)."""
+    S = np.int64(aux[base + NET2_S])
+    F = np.int64(aux[base + NET2_F])
+    H1 = np.int64(aux[base + NET2_H1])
+    H2 = np.int64(aux[base + NET2_H2])
+    o = base + np.int64(aux[base + NET_FLOATS_AT])
+    f = aux[o:o + np.int64(aux[base + NET_FLOATS_WORDS])].view(np.float32)
+    D = S + F
+    i1 = D * H1
+    i2 = i1 + H1
+    i3 = i2 + H1 * H2
+    i4 = i3 + H2
+    i5 = i4 + H2
+    return FeatureNetWeights(S, F, H1, H2, f[:i1].reshape((D, H1)), f[i1:i2],
+                             f[i2:i3].reshape((H2, H1)), f[i3:i4], f[i4:i5], f[i5],
+                             f[i5 + 1:i5 + 1 + D])
+
+
+ValueWeights = namedtuple("ValueWeights", ("T", "H1", "H2", "W1", "b1", "W2t", "b2", "w3",
+                                           "b3"))
+"""A value blob's sizes (``int64``: tensor size ``T``, hidden widths ``H1``, ``H2``) and
+``float32`` arrays (views into the blob): ``W1 (T + 1, H1)`` (row ``T``: the player count),
+``b1 (H1,)``, ``W2t (H2, H1)`` (``W2`` transposed), ``b2 (H2,)``, ``w3 (H2,)`` and the scalar
+``b3`` (:data:`agents.value.ARRAYS`)."""
+
+
+@njit(cache=True)
+def value_weights(aux, base):
+    """The :class:`ValueWeights` of the value blob that starts at ``aux[base]`` (``aux``:
+    ``float64``; the blob: :func:`agents.value.pack_value`)."""
+    T = np.int64(aux[base + VALUE_T])
+    H1 = np.int64(aux[base + VALUE_H1])
+    H2 = np.int64(aux[base + VALUE_H2])
+    o = base + np.int64(aux[base + VALUE_FLOATS_AT])
+    f = aux[o:o + np.int64(aux[base + VALUE_FLOATS_WORDS])].view(np.float32)
+    i1 = (T + 1) * H1
+    i2 = i1 + H1
+    i3 = i2 + H1 * H2
+    i4 = i3 + H2
+    i5 = i4 + H2
+    return ValueWeights(T, H1, H2, f[:i1].reshape((T + 1, H1)), f[i1:i2],
+                        f[i2:i3].reshape((H2, H1)), f[i3:i4], f[i4:i5], f[i5])

@@ -73,6 +73,8 @@ from agents.layout import (
     NET_R,
     NET_T,
     PolicySpec,
+    feature_net_weights,
+    net_weights,
 )
 from agents.stack_arrays import stack_f32, stack_f64
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
@@ -399,25 +401,8 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
     first layer and of the linear skip is computed once per decision; each legal action adds
     the rows of its nonzero features."""
     literally(game)
-    S = np.int64(aux[base + NET2_S])
-    F = np.int64(aux[base + NET2_F])
-    H1 = np.int64(aux[base + NET2_H1])
-    H2 = np.int64(aux[base + NET2_H2])
-    o = base + np.int64(aux[base + NET_FLOATS_AT])
-    f = aux[o:o + np.int64(aux[base + NET_FLOATS_WORDS])].view(np.float32)
-    D = S + F
-    W1 = f[:D * H1].reshape((D, H1))
-    i0 = D * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2t = f[i0:i0 + H1 * H2].reshape((H2, H1))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    w3 = f[i0:i0 + H2]
-    i0 += H2
-    b3 = f[i0]
-    wl = f[i0 + 1:i0 + 1 + D]
+    wt = feature_net_weights(aux, base)
+    S, F, H1, H2 = wt.S, wt.F, wt.H1, wt.H2
     fs = stack_f32(_FS_STACK)
     if S > _FS_STACK:
         fs = np.empty(S, dtype=np.float32)
@@ -433,14 +418,14 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
         h0 = np.empty(H1, dtype=np.float32)
         h1 = np.empty(H1, dtype=np.float32)
     for k in range(H1):
-        h0[k] = b1[k]
-    lin0 = np.float32(b3)
+        h0[k] = wt.b1[k]
+    lin0 = np.float32(wt.b3)
     for i in range(S):
         x = fs[i]
         if x != 0.0:
-            lin0 += x * wl[i]
+            lin0 += x * wt.wl[i]
             for k in range(H1):
-                h0[k] += x * W1[i, k]
+                h0[k] += x * wt.W1[i, k]
     for j in range(n_legal):
         z = lin0
         for k in range(H1):
@@ -448,16 +433,16 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
         for i in range(F):
             x = fa[j, i]
             if x != 0.0:
-                z += x * wl[S + i]
+                z += x * wt.wl[S + i]
                 for k in range(H1):
-                    h1[k] += x * W1[S + i, k]
+                    h1[k] += x * wt.W1[S + i, k]
         for k in range(H1):
             h1[k] = max(h1[k], np.float32(0.0))
         for k in range(H2):
-            t = b2[k]
+            t = wt.b2[k]
             for i in range(H1):
-                t += h1[i] * W2t[k, i]
-            z += w3[k] * max(t, np.float32(0.0))  # no branch: the sign of t is unpredictable
+                t += h1[i] * wt.W2t[k, i]
+            z += wt.w3[k] * max(t, np.float32(0.0))  # no branch: the sign of t is unpredictable
         out[j] = z
     return True
 
@@ -476,81 +461,51 @@ def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
     base = m - 1 - np.int64(aux[m - 1])
     if aux[base] == NET2_MAGIC:
         return _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, base)
-    T = np.int64(aux[base + NET_T])
-    H1 = np.int64(aux[base + NET_H1])
-    H2 = np.int64(aux[base + NET_H2])
-    C = np.int64(aux[base + NET_C])
-    R = np.int64(aux[base + NET_R])
-    A = np.int64(aux[base + NET_A])
-    prior = np.int64(aux[base + NET_PRIOR])
-    o = base + np.int64(aux[base + NET_INTS_AT])
-    ints = aux[o:o + np.int64(aux[base + NET_INTS_WORDS])].view(np.int32)
-    o = base + np.int64(aux[base + NET_FLOATS_AT])
-    f = aux[o:o + np.int64(aux[base + NET_FLOATS_WORDS])].view(np.float32)
-    feat_row = ints[:T + 2]
-    cat_pos = ints[T + 2:T + 2 + C]
-    cat_lo = ints[T + 2 + C:T + 2 + 2 * C]
-    cat_n = ints[T + 2 + 2 * C:T + 2 + 3 * C]
-    cat_off = ints[T + 2 + 3 * C:T + 2 + 4 * C]
-    i0 = T + 2
-    feat_scale = f[:i0]
-    W1 = f[i0:i0 + R * H1].reshape((R, H1))
-    i0 += R * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2 = f[i0:i0 + H1 * H2].reshape((H1, H2))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    W3 = f[i0:i0 + A * H2].reshape((A, H2))
-    i0 += A * H2
-    b3 = f[i0:i0 + A]
-    i0 += A
-    wh = f[i0:i0 + H2]
-    bh = f[i0 + H2]
+    wt = net_weights(aux, base)
+    T, H1, H2, C = wt.T, wt.H1, wt.H2, wt.C
     sz = g_sizes(game)
     x = np.zeros(sz[7] + 2, dtype=np.float32)
     g_observation_tensor(game, s, player, x[:sz[7]])
     x[T] = g_num_players(game, s)
     hc = -1
-    if prior >= 0:
+    if wt.prior >= 0:
         mem = rng.copy()
-        hc = g_act_base(game, prior, s, player, legal, n_legal, params, aux, mem)
+        hc = g_act_base(game, wt.prior, s, player, legal, n_legal, params, aux, mem)
         x[T + 1] = hc
-    h1 = b1.copy()
+    h1 = wt.b1.copy()
     for j in range(C):
-        v = np.int64(np.round(x[cat_pos[j]])) - cat_lo[j]
-        nv = cat_n[j]
+        v = np.int64(np.round(x[wt.cat_pos[j]])) - wt.cat_lo[j]
+        nv = wt.cat_n[j]
         v = 0 if v < 0 else (nv - 1 if v >= nv else v)
-        r = cat_off[j] + v
+        r = wt.cat_off[j] + v
         for k in range(H1):
-            h1[k] += W1[r, k]
+            h1[k] += wt.W1[r, k]
     for i in range(T):
         xi = x[i]
         if xi != 0.0:
-            r = feat_row[i]
+            r = wt.feat_row[i]
             if r >= 0:
-                c = xi * feat_scale[i]
+                c = xi * wt.feat_scale[i]
                 for k in range(H1):
-                    h1[k] += c * W1[r, k]
-    h2 = b2.copy()
+                    h1[k] += c * wt.W1[r, k]
+    h2 = wt.b2.copy()
     for i in range(H1):
         hi = h1[i]
         if hi > 0.0:
             for k in range(H2):
-                h2[k] += hi * W2[i, k]
+                h2[k] += hi * wt.W2[i, k]
     for k in range(H2):
         if h2[k] < 0.0:
             h2[k] = 0.0
     for j in range(n_legal):
         a = legal[j]
-        z = np.float32(b3[a])
+        z = np.float32(wt.b3[a])
         for k in range(H2):
-            z += W3[a, k] * h2[k]
+            z += wt.W3[a, k] * h2[k]
         if a == hc:
-            z += bh
+            z += wt.bh
             for k in range(H2):
-                z += wh[k] * h2[k]
+                z += wt.wh[k] * h2[k]
         out[j] = z
     return True
 

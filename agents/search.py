@@ -80,25 +80,7 @@ from numba import literally, njit, types
 
 from agents.game_hooks import g_act_base, g_leaf_value
 from agents.inference import inferred_world, infer_world_seeds
-from agents.layout import (
-    H_EXPLORE,
-    H_HORIZON,
-    H_LEARNED_VALUE,
-    H_MAX_STEPS,
-    H_PEEK,
-    H_PRIOR,
-    H_ROLLOUT,
-    H_SIMS,
-    H_WHOLE_TREE,
-    K_ISMCTS,
-    K_NET,
-    K_NET_ISMCTS,
-    K_NET_PIMC,
-    K_PIMC,
-    N_VALUE,
-    R0,
-    V0,
-)
+from agents.layout import K_ISMCTS, K_NET, K_NET_ISMCTS, K_NET_PIMC, K_PIMC, search_settings
 from agents.net import net_act, net_logits, softmax
 from agents.value import learned_leaf
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
@@ -152,21 +134,23 @@ def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
     """The unguided :func:`g_rollout` (the game's own rollout policy; arguments and result
     there)."""
     literally(game)
-    return g_rollout(game, 0, w, level, start, params, aux, legal, mem, max_steps)
+    return g_rollout(game, 0, w, level, start, search_settings(params), aux, legal, mem,
+                     max_steps)
 
 
 @njit(inline="always")
-def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
+def g_rollout(game, guided, w, level, start, settings, aux, legal, mem, max_steps):
     """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
     the rollout policy until the horizon; returns the number of decisions played (int64).
 
     ``game``: literal game id; ``guided``: literal 1 lets the rollout policy be ``net``
-    (:func:`agents.net.net_act`, when ``params[H_ROLLOUT]`` is ``agents.layout.K_NET``), 0 keeps
+    (:func:`agents.net.net_act`, when ``settings.rollout_kind`` is ``agents.layout.K_NET``), 0 keeps
     the network out of the compiled code (the unguided search agents stay as small as before);
     ``level``: the horizon (0 = the end of the current hand, 1 = of the round, 2 = of the game;
     module docstring), ``start``: ``progress(w, level)`` where the rollout began (it stops when
-    that changes or the game ends); ``params``: a search agent's parameter row (``float64``;
-    ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]`` its parameters); ``aux``:
+    that changes or the game ends); ``settings``: a search agent's
+    :class:`agents.layout.SearchSettings` (``rollout_kind`` the rollout policy's kind,
+    ``rollout_params`` its parameters); ``aux``:
     the game's aux array; ``legal``: ``int64`` scratch of the game's legal-list size; ``mem``:
     ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a cap on decisions. The Monte
     Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling, Powley and Whitehouse 2012);
@@ -174,8 +158,8 @@ def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps)
     called straight from the loop (:func:`agents.dispatch.g_act_base`); the loop itself is
     inlined into its callers (Numba IR inlining, no module of its own; with ``guided`` 0 the
     compiler drops the ``net`` branch)."""
-    kind = np.int64(params[H_ROLLOUT])
-    rp = params[R0:]
+    kind = np.int64(settings.rollout_kind)
+    rp = settings.rollout_params
     steps = 0
     while not _horizon_reached(game, w, level, start) and steps < max_steps:
         q = g_current_player(game, w)
@@ -209,10 +193,11 @@ def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
     returns ``k``. Inlined into a compiled caller, as :func:`pimc_values`."""
     k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
-    c = params[H_PRIOR]
+    settings = search_settings(params)
+    c = settings.prior_weight
     if c != 0.0:
         pri = np.empty(n_legal, dtype=np.float64)
-        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
+        g_prior(game, s, player, legal, n_legal, settings.rollout_params, aux, rng, pri)
         for i in range(n_legal):
             sums[i] += k * c * np.log(max(pri[i], 1e-12))
     return k
@@ -232,19 +217,19 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
     for i in range(n_legal):
         sums[i] = 0.0
     acts = legal[:n_legal].copy()
-    k = max(1, np.int64(params[H_SIMS]))
-    level = np.int64(params[H_HORIZON])
+    settings = search_settings(params)
+    k = max(1, np.int64(settings.simulations))
+    level = np.int64(settings.horizon)
     start = g_progress(game, s, level) if level < 2 else 0
-    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
-    if params[H_MAX_STEPS] < 0:
+    max_steps = np.int64(settings.max_rollout) if settings.max_rollout > 0 else sz[4]
+    if settings.max_rollout < 0:
         max_steps = 0  # no rollout: the leaf is the state right after the action
-    weights = params[V0:V0 + N_VALUE]
     x = np.empty(sz[7], dtype=np.float32)
     chosen = np.empty(k, dtype=np.int64)
     inferred = g_infer(game, guided, s, player, params, aux, rng, k, chosen) > 0
     for r in range(k):
         seed = next_u64(rng, 0)
-        if params[H_PEEK] != 0.0:
+        if settings.peek != 0.0:
             world[:] = s
         elif inferred:
             g_inferred_world(game, guided, s, player, rng, chosen[r], seed ^ _SALT_WORLD, world)
@@ -254,8 +239,8 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
             w[:] = world
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
-            g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
-            g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
+            g_rollout(game, guided, w, level, start, settings, aux, buf, mem, max_steps)
+            g_leaf(game, guided, w, settings.leaf_weights, settings.learned_value, aux, x, val)
             sums[i] += val[player]
     return k
 
@@ -369,14 +354,15 @@ _N_INT = 5
 
 
 @njit(inline="always")
-def g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
-    """With the literal ``guided`` = 1 and ``params[H_PRIOR] != 0``: :func:`g_prior` of the
-    root's ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always
-    with ``guided`` = 0, where ``net`` is not compiled in) returns False. Inlined into its
-    compiled callers (Numba IR inlining)."""
+def g_root_prior(game, guided, s, player, legal, n_legal, settings, aux, rng, out):
+    """With the literal ``guided`` = 1 and a prior weight (``settings.prior_weight``, a
+    :class:`agents.layout.SearchSettings`) other than 0: :func:`g_prior` of the root's
+    ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always with
+    ``guided`` = 0, where ``net`` is not compiled in) returns False. Inlined into its compiled
+    callers (Numba IR inlining)."""
     if guided == 1:
-        if params[H_PRIOR] != 0.0:
-            g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
+        if settings.prior_weight != 0.0:
+            g_prior(game, s, player, legal, n_legal, settings.rollout_params, aux, rng, out)
             return True
     return False
 
@@ -410,12 +396,12 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
     if n_legal == 1:
         return legal[0]
     sz = g_sizes(game)
-    n_sims = max(1, np.int64(params[H_SIMS]))
-    c = params[H_EXPLORE]
-    level = np.int64(params[H_HORIZON])
+    settings = search_settings(params)
+    n_sims = max(1, np.int64(settings.simulations))
+    c = settings.exploration
+    level = np.int64(settings.horizon)
     start = g_progress(game, s, level) if level < 2 else 0
-    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
-    weights = params[V0:V0 + N_VALUE]
+    max_steps = np.int64(settings.max_rollout) if settings.max_rollout > 0 else sz[4]
     n_pl = g_num_players(game, s)
     cap = n_sims + 2
     node = np.full((cap, _N_INT), -1, dtype=np.int64)
@@ -429,13 +415,14 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
     val = np.zeros(sz[2], dtype=np.float64)
     path = np.empty(cap, dtype=np.int64)
     pri = np.zeros(n_legal, dtype=np.float64)
-    guided_root = g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, pri)
-    wp = params[H_PRIOR]
+    guided_root = g_root_prior(game, guided, s, player, legal, n_legal, settings, aux, rng,
+                               pri)
+    wp = settings.prior_weight
     node_prior = np.zeros(cap, dtype=np.float64)
     x = np.empty(sz[7], dtype=np.float32)
     for _ in range(n_sims):
         seed = next_u64(rng, 0)
-        if params[H_PEEK] != 0.0:
+        if settings.peek != 0.0:
             w[:] = s
         else:
             g_determinize(game, s, player, seed ^ _SALT_WORLD, w)
@@ -446,7 +433,7 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
         expanded = False
         while not expanded and not _horizon_reached(game, w, level, start):
             q = g_current_player(game, w)
-            if q != player and params[H_WHOLE_TREE] == 0.0:
+            if q != player and settings.whole_tree == 0.0:
                 break  # the tree covers the searching player's turn; rollouts play the rest
             n = g_legal_actions(game, w, buf)
             if q != player and g_observed_action(game, w, buf[0], player) != buf[0]:
@@ -494,8 +481,8 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
                 break
             depth += 1
             path[depth] = cur
-        g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
-        g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
+        g_rollout(game, guided, w, level, start, settings, aux, buf, mem, max_steps)
+        g_leaf(game, guided, w, settings.leaf_weights, settings.learned_value, aux, x, val)
         for d in range(depth, 0, -1):
             nd = path[d]
             visits[nd] += 1.0

@@ -46,6 +46,7 @@ from agents.layout import (
     VALUE_HEADER,
     VALUE_MAGIC,
     VALUE_T,
+    value_weights,
 )
 from agents.net import WeightsFiles, float32_words, layout_signature, read_weights_file
 from agents.stack_arrays import stack_f32
@@ -164,41 +165,29 @@ def _value_base(aux):
 
 
 @njit(cache=True, fastmath=True)
-def _forward(x, n_players, aux, base):
-    T = np.int64(aux[base + VALUE_T])
-    H1 = np.int64(aux[base + VALUE_H1])
-    H2 = np.int64(aux[base + VALUE_H2])
-    o = base + np.int64(aux[base + VALUE_FLOATS_AT])
-    f = aux[o:o + np.int64(aux[base + VALUE_FLOATS_WORDS])].view(np.float32)
-    W1 = f[:(T + 1) * H1].reshape((T + 1, H1))
-    i0 = (T + 1) * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2t = f[i0:i0 + H1 * H2].reshape((H2, H1))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    w3 = f[i0:i0 + H2]
-    b3 = f[i0 + H2]
+def _forward(x, n_players, wt):
+    """The network (module docstring) on the tensor ``x`` (``float32 (T,)``) with ``n_players``
+    players, weights ``wt`` (:class:`agents.layout.ValueWeights`); returns ``float64``."""
+    T, H1, H2 = wt.T, wt.H1, wt.H2
     h1 = stack_f32(_H_STACK)
     if H1 > _H_STACK:
         h1 = np.empty(H1, dtype=np.float32)
     npl = np.float32(n_players)
     for k in range(H1):
-        h1[k] = b1[k] + npl * W1[T, k]
+        h1[k] = wt.b1[k] + npl * wt.W1[T, k]
     for i in range(T):
         xi = x[i]
         if xi != 0.0:
             for k in range(H1):
-                h1[k] += xi * W1[i, k]
+                h1[k] += xi * wt.W1[i, k]
     for k in range(H1):
         h1[k] = max(h1[k], np.float32(0.0))
-    z = np.float32(b3)
+    z = np.float32(wt.b3)
     for k in range(H2):
-        t = b2[k]
+        t = wt.b2[k]
         for i in range(H1):
-            t += h1[i] * W2t[k, i]
-        z += w3[k] * max(t, np.float32(0.0))
+            t += h1[i] * wt.W2t[k, i]
+        z += wt.w3[k] * max(t, np.float32(0.0))
     return np.float64(z)
 
 
@@ -213,7 +202,7 @@ def value_of(game, s, seat, aux, x):
     if base < 0:
         return 0.0
     g_observation_tensor(game, s, seat, x)
-    return _forward(x, g_num_players(game, s), aux, base)
+    return _forward(x, g_num_players(game, s), value_weights(aux, base))
 
 
 def g_team_mode(game):
@@ -248,9 +237,10 @@ def learned_leaf(game, w, aux, scale, x, out):
     if g_is_terminal(game, w):
         g_returns(game, w, out)
     else:
+        wt = value_weights(aux, base)
         for q in range(n):
             g_observation_tensor(game, w, q, x)
-            out[q] = _forward(x, n, aux, base)
+            out[q] = _forward(x, n, wt)
     tot = 0.0
     for q in range(n):
         tot += out[q]
