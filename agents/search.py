@@ -155,7 +155,7 @@ def g_rollout(game, guided, w, level, start, settings, aux, legal, mem, max_step
     ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a cap on decisions. The Monte
     Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling, Powley and Whitehouse 2012);
     raises nothing (compiled). The rollout policy is the game's ``act`` (its shipped policies),
-    called straight from the loop (:func:`agents.dispatch.g_act_base`); the loop itself is
+    called straight from the loop (:func:`agents.game_hooks.g_act_base`); the loop itself is
     inlined into its callers (Numba IR inlining, no module of its own; with ``guided`` 0 the
     compiler drops the ``net`` branch)."""
     kind = np.int64(settings.rollout_kind)
