@@ -5,7 +5,7 @@ conformance test), with a one-line error naming the missing or malformed hook.
 Required (every game; :mod:`agents.policy` says what each means):
 
 ===================  =====================================================================
-``SPECS``            tuple of :class:`agents.policy.PolicySpec`: the shipped policies
+``SPECS``            tuple of :class:`agents.layout.PolicySpec`: the shipped policies
 ``act``              ``@njit act(kind, state, player, legal, n_legal, params, aux, rng)``
 ``make_aux``         ``make_aux(config) -> float64 array`` of game data for ``act``
 ``PARAMS_WIDTH``     int: the length of every parameter row passed to ``act``
@@ -54,6 +54,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
+
+from agents.layout import PolicySpec
 
 __all__ = ["AgentsContract", "contract", "check_module", "REQUIRED", "SEARCH_GROUP",
            "FEATURES_GROUP", "lazy_feature_hooks"]
@@ -127,8 +129,6 @@ def check_module(game: str, mod: ModuleType) -> AgentsContract:
         if not hasattr(mod, name):
             bad(f"missing hook {name} (required: {', '.join(REQUIRED)}; see agents.contract)")
     specs = tuple(mod.SPECS)
-    from agents.policy import PolicySpec
-
     if not specs or not all(isinstance(s, PolicySpec) and s.game == game for s in specs):
         bad(f"SPECS must be a non-empty tuple of PolicySpec of game {game!r}")
     names = [s.name for s in specs]

@@ -3,10 +3,10 @@
 
 ``g_act(game, kind, state, player, legal, n_legal, params, aux, rng)`` calls
 ``agents.<game>.act(kind, ...)`` of the game whose id (:data:`engines.protocol.GAME_IDS`) is the
-compile-time constant ``game``, or, for a kind ``>= agents.search.SEARCH_BASE``, the search
-agents of :mod:`agents.search` (which roll out with the game's own ``act``), or for
-``agents.net.K_NET`` the learned policy of :mod:`agents.net`. Contract of
-``act``: :mod:`agents.policy`.
+compile-time constant ``game``, or, for a kind ``>= agents.layout.SEARCH_BASE``, the search
+agents of :mod:`agents.search` (which roll out with the game's own ``act``,
+:func:`agents.game_hooks.g_act_base`), or for ``agents.layout.K_NET`` the learned policy of
+:mod:`agents.net`. Contract of ``act``: :mod:`agents.policy`.
 
 When ``kind`` is a literal too (the compiled loop makes it one when every seat plays the same
 shipped policy), the call goes straight to that one policy function (the game module's
@@ -25,11 +25,14 @@ import functools
 from numba import njit, types
 
 from agents.contract import contract
+from agents.layout import K_ISMCTS, K_NET, K_NET_ISMCTS, K_NET_PIMC, K_PIMC, USER_KIND
+from agents.net import net_act
+from agents.search import SEARCH_FUNCTIONS
 from engines.protocol import GAME_NAMES
-from engines.protocol.direct import direct_call, direct_call_by_game
+from engines.protocol.direct import direct_call
 from engines.protocol.kernels import core_for_id
 
-__all__ = ["g_act", "g_act_base", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS",
+__all__ = ["g_act", "g_act_seat", "g_legal_seat", "ANY_KINDS", "OWN_KINDS",
            "MIXED_BASE", "extra_kinds", "mixed_kind", "table_kind"]
 
 ANY_KINDS = -1
@@ -51,11 +54,8 @@ MIXED_BASE = -16
 @functools.cache
 def extra_kinds() -> tuple[int, ...]:
     """The shipped kinds beyond a game's own ``act``, in the bit order of :func:`mixed_kind`'s
-    mask: ``agents.search``'s ``K_PIMC``, ``K_ISMCTS``, ``K_NET_PIMC``, ``K_NET_ISMCTS``, then
-    ``agents.net.K_NET``."""
-    from agents.net import K_NET
-    from agents.search import K_ISMCTS, K_NET_ISMCTS, K_NET_PIMC, K_PIMC
-
+    mask: the search agents ``K_PIMC``, ``K_ISMCTS``, ``K_NET_PIMC``, ``K_NET_ISMCTS``, then
+    ``net``'s ``K_NET`` (:mod:`agents.layout`)."""
     return (K_PIMC, K_ISMCTS, K_NET_PIMC, K_NET_ISMCTS, K_NET)
 
 
@@ -87,13 +87,10 @@ def _seated_extra(one_kind: int) -> tuple[int, ...]:
 def table_kind(kinds) -> int:
     """The compiled loop's literal ``one_kind`` for a table whose seats play ``kinds`` (``int``
     sequence, one per seat): the one shipped kind every seat plays; else :data:`OWN_KINDS` when
-    every shipped seat plays one of the game's own policies (kinds below ``agents.net.K_NET``),
+    every shipped seat plays one of the game's own policies (kinds below ``agents.layout.K_NET``),
     else :func:`mixed_kind` of the shipped kinds (only the search agents and ``net`` seated are
-    compiled in). A table with a user seat (kind ``>= agents.policy.USER_KIND``) is never of
+    compiled in). A table with a user seat (kind ``>= agents.layout.USER_KIND``) is never of
     one kind; its shipped seats alone decide between the other two."""
-    from agents.net import K_NET
-    from agents.policy import USER_KIND
-
     ks = [int(k) for k in kinds]
     shipped = [k for k in ks if k < USER_KIND]
     if shipped and len(shipped) == len(ks) and all(k == shipped[0] for k in shipped):
@@ -119,15 +116,6 @@ def _pick_act(game, kind, state, player, legal, n_legal, params, aux, rng):
 
 
 g_act = direct_call(g_act, _pick_act)
-
-
-def g_act_base(game, kind, state, player, legal, n_legal, params, aux, rng):
-    """``agents.<game>.act`` of game ``game`` (a literal id): the game's shipped (non-search)
-    policies by ``kind`` at run time; the rollout policy of the search agents and ``net``'s
-    fallback."""
-
-
-g_act_base = direct_call_by_game(g_act_base, lambda game_id: contract(GAME_NAMES[game_id]).act)
 
 
 @functools.cache
@@ -180,15 +168,11 @@ def _one_callee(agents, k: int):
     the game's :class:`agents.contract.AgentsContract`. None for a search kind in a game without
     search agents. A caller that calls it straight (not through ``g_act``) keeps one compiled
     layer out of the loop."""
-    from agents.net import K_NET, net_act
-
     if k == K_NET:
         return net_act, "game"
     if k in extra_kinds():
         if not agents.has_search:
             return None
-        from agents.search import SEARCH_FUNCTIONS
-
         return SEARCH_FUNCTIONS[k], "game"
     name = next((sp.name for sp in agents.specs if sp.kind == k), None)
     pol = agents.policy_functions.get(name)

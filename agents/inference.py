@@ -41,8 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit
 
+from agents.layout import search_settings
 from agents.net import net_logits, softmax
-from agents.search import H_INFER, H_INFER_TEMP, H_INFER_WORLDS, R0
 from engines.protocol.chance import SEAT_WORDS, next_u64, rand_float
 from engines.protocol.history import log_actions, log_count, log_initial
 from engines.protocol.kernels import (
@@ -110,6 +110,7 @@ def world_log_likelihood(game, perm, past, acts, actors, m, params, aux, mem):
     ``perm`` (module docstring, step 3). ``params``: the search's parameter row (``net``'s
     parameters from ``R0``); ``mem``: a seat memory (``net`` does not change it)."""
     literally(game)
+    net_params = search_settings(params).rollout_params
     sz = g_sizes(game)
     pw = np.empty(sz[0], dtype=np.int64)
     buf = np.empty(sz[1], dtype=np.int64)
@@ -127,7 +128,7 @@ def world_log_likelihood(game, perm, past, acts, actors, m, params, aux, mem):
         if idx < 0:
             tot += IMPOSSIBLE
             continue
-        if not net_logits(game, pw, actors[j], buf, nl, params[R0:], aux, mem, z):
+        if not net_logits(game, pw, actors[j], buf, nl, net_params, aux, mem, z):
             continue  # no weights: no evidence
         softmax(z, nl)
         tot += np.log((1.0 - EPSILON) * z[idx] + EPSILON / nl)
@@ -144,10 +145,11 @@ def infer_world_seeds(game, s, player, params, aux, rng, k, seeds_out):
     no log, no other player's decision in the window, ``params[H_INFER]`` 0): the caller then
     uses ``determinize``."""
     literally(game)
-    if g_relabel_cards(game) == 0 or params[H_INFER] <= 0.0:
+    settings = search_settings(params)
+    if g_relabel_cards(game) == 0 or settings.infer_window <= 0.0:
         return 0
     sz = g_sizes(game)
-    window = np.int64(params[H_INFER])
+    window = np.int64(settings.infer_window)
     past = np.empty((window, sz[0]), dtype=np.int64)
     acts = np.empty(window, dtype=np.int64)
     actors = np.empty(window, dtype=np.int64)
@@ -155,8 +157,8 @@ def infer_world_seeds(game, s, player, params, aux, rng, k, seeds_out):
     if m <= 0:
         return 0
     s0 = log_initial(rng, sz[0])
-    n_cand = max(k, np.int64(params[H_INFER_WORLDS]))
-    beta = params[H_INFER_TEMP]
+    n_cand = max(k, np.int64(settings.infer_worlds))
+    beta = settings.infer_temperature
     perm = np.empty(g_relabel_cards(game), dtype=np.int64)
     mem = rng[:SEAT_WORDS].copy()
     cand = np.empty(n_cand, dtype=np.int64)

@@ -20,7 +20,8 @@ import pandas as pd
 from numba import literally, njit
 
 from agents.dispatch import table_kind
-from agents.policy import USER_KIND, agents_module, get_spec, resolve, table_aux
+from agents.layout import USER_KIND
+from agents.policy import Agent, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from agents.table_loop import run_table
 from engines.protocol import GAME_IDS, chance, core_of, game_class, normalize_game_name
@@ -192,8 +193,6 @@ def play_stepwise(config, policies, seed: int, params=None, game: str | None = N
     with ``seed`` from that frame's ``seed`` column, i.e.
     ``chance.word_to_seed(chance.game_seed(chance.as_word(s), g))``). Returns the final
     :class:`engines.protocol.GameState`."""
-    from agents.policy import Agent
-
     game = normalize_game_name(game) if game is not None else game_of_config(config)
     st = game_class(game)(config, seed)
     n = st.n_players

@@ -25,11 +25,11 @@ beside them): the arrays of :data:`ARRAYS` and a ``meta`` JSON string (``format`
 tensor code, :func:`layout_signature`; format 2 adds ``features``, a hash of the action
 features' names and their module's ``FEATURES_VERSION``). :func:`load` refuses another game's
 or another layout's file with one line naming the file and what differs. The weights reach
-the compiled loop inside the table's ``aux`` array (:func:`with_weights`, called by
-:func:`agents.policy.table_aux` on the game's ``make_aux``): ``aux = [game data..., the
-learned value's part (:mod:`agents.value`), blob..., len(blob)]``, the blob (:func:`pack`) a
-``float64`` header of sizes and offsets then the arrays, so a table loads them once and no
-Python runs per decision. :func:`use_weights` points a process at another file (the training
+the compiled loop inside the table's ``aux`` array (:func:`agents.policy.table_aux`, on the
+game's ``make_aux``): ``aux = [game data..., the learned value's part (:mod:`agents.value`),
+blob..., len(blob)]``, the blob (:func:`pack`) a ``float64`` header of sizes and offsets (its
+words: :mod:`agents.layout`) then the arrays, so a table loads them once and no Python runs per
+decision. :func:`use_weights` points a process at another file (the training
 pipeline's students).
 
 The sources of the method: behaviour cloning of a search teacher, then DAgger rounds (Ross,
@@ -48,21 +48,43 @@ import json
 from pathlib import Path
 
 import numpy as np
-from numba import literally, njit, types
-from numba.extending import overload
+from numba import literally, njit
 
-from agents.dispatch import g_act_base
+from agents.contract import contract
+from agents.game_hooks import g_act_base, g_action_features
+from agents.layout import (
+    K_NET,
+    NET2_F,
+    NET2_H1,
+    NET2_H2,
+    NET2_MAGIC,
+    NET2_S,
+    NET_A,
+    NET_C,
+    NET_FLOATS_AT,
+    NET_FLOATS_WORDS,
+    NET_H1,
+    NET_H2,
+    NET_HEADER,
+    NET_INTS_AT,
+    NET_INTS_WORDS,
+    NET_MAGIC,
+    NET_PRIOR,
+    NET_R,
+    NET_T,
+    PolicySpec,
+    feature_net_weights,
+    net_weights,
+)
 from agents.stack_arrays import stack_f32, stack_f64
 from engines.protocol.kernels import g_num_players, g_observation_tensor, g_sizes
 from engines.protocol import core_of, normalize_game_name
 
-__all__ = ["K_NET", "FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes",
-           "g_action_features", "layout_signature", "weights_path", "use_weights", "load",
-           "pack", "read_weights_file", "float32_words", "with_weights", "net_spec",
+__all__ = ["FORMAT", "ARRAYS", "FORMAT2", "ARRAYS2", "feature_sizes",
+           "layout_signature", "weights_path", "use_weights", "load",
+           "pack", "read_weights_file", "float32_words", "weights_blob", "net_spec",
            "check_available", "net_logits", "softmax", "net_act", "WEIGHTS_DIR"]
 
-K_NET = 90
-"""The dispatch kind of ``net`` in every game (below the search kinds, above the games' own)."""
 FORMAT = "boardlab.net/1"
 ARRAYS = ("feat_row", "feat_scale", "cat_pos", "cat_lo", "cat_n", "cat_off", "W1", "b1", "W2",
           "b2", "W3", "b3", "wh", "bh")
@@ -81,9 +103,6 @@ ARRAYS2 = ("W1", "b1", "W2", "b2", "w3", "b3", "wl")
 with state features ``u`` and its own features ``v`` is ``w3 . relu(W2' relu(W1' [u, v] +
 b1) + b2) + b3 + wl . [u, v]`` (the training code's input standardization folded in)."""
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-_HEADER = 16
-_MAGIC = 7.0431
-_MAGIC2 = 7.0432
 _FS_STACK = 256
 _FA_STACK = 8192
 _H_STACK = 256
@@ -140,35 +159,8 @@ _FILES = WeightsFiles("", lambda path, game: load(path, game), lambda data: pack
 def feature_sizes(game: str) -> tuple[int, int]:
     """``(S, F)``: the number of state and of per-action features of ``game``'s action
     features hook (:mod:`agents.contract`, group "action features"), ``(0, 0)`` without it."""
-    from agents.contract import contract
-
     c = contract(game)
     return len(c.state_feature_names), len(c.action_feature_names)
-
-
-def g_action_features(game, s, player, legal, n_legal, params, rng, state_out, action_out):
-    """The action features of game ``game`` (a literal id): calls ``agents.<game>.
-    action_features`` (:mod:`agents.contract`) and returns True, or returns False (nothing
-    written) for a game without the hook."""
-
-
-@overload(g_action_features, jit_options={"cache": True})
-def _ov_action_features(game, s, player, legal, n_legal, params, rng, state_out, action_out):
-    if not isinstance(game, types.IntegerLiteral):
-        return None
-    from agents.contract import contract
-    from engines.protocol import GAME_NAMES
-
-    f = contract(GAME_NAMES[game.literal_value]).action_features
-    if f is None:
-        def impl_none(game, s, player, legal, n_legal, params, rng, state_out, action_out):
-            return False
-        return impl_none
-
-    def impl(game, s, player, legal, n_legal, params, rng, state_out, action_out):
-        f(s, player, legal, n_legal, params, rng, state_out, action_out)
-        return True
-    return impl
 
 
 def _code_tree(src: str) -> str:
@@ -200,8 +192,6 @@ def layout_signature(game: str) -> dict:
         h.update(_code_tree(inspect.getsource(getattr(fn, "py_func", fn))).encode())
     out = {"game": game, "tensor_size": int(C.TENSOR_SIZE),
            "num_actions": int(C.NUM_DISTINCT_ACTIONS), "layout": h.hexdigest()[:16]}
-    from agents.contract import contract
-
     c = contract(game)
     if c.action_features is not None:
         names = "|".join(c.state_feature_names + ("/",) + c.action_feature_names)
@@ -269,9 +259,7 @@ def load(path, game: str) -> dict:
         raise ValueError(f"net weights {p}: non-finite weights")
     prior = meta.get("prior", "")
     if prior:
-        from agents.policy import agents_module
-
-        if prior not in {sp.name for sp in agents_module(game).SPECS}:
+        if prior not in {sp.name for sp in contract(game).specs}:
             raise ValueError(f"net weights {p}: prior policy {prior!r} is not a policy of {game}")
     data["meta"] = meta
     return data
@@ -338,12 +326,13 @@ _FLOATS = ("feat_scale", "W1", "b1", "W2", "b2", "W3", "b3", "wh", "bh")
 
 def pack(data: dict) -> np.ndarray:
     """The ``float64`` blob of loaded weights (:func:`load`) that the compiled
-    :func:`net_logits` reads. Format 2: a header (magic ``_MAGIC2``, ``S``, ``F``, ``H1``,
-    ``H2``; at 10 and 11 the offset and length in words of the ``float32`` section) then the
-    arrays of :data:`ARRAYS2` (``W2`` transposed, ``(H2, H1)``: each second-layer unit one
-    contiguous row). Format 1: a header of :data:`_HEADER` floats (magic, ``T``, ``A``, ``H1``,
-    ``H2``, ``C``, ``R``, the prior policy's kind or -1, the offset and length in words of the
-    ``int32`` section and of the ``float32`` section), then the ``int32`` arrays
+    :func:`net_logits` reads, its header words named in :mod:`agents.layout`. Format 2: a
+    header (magic ``NET2_MAGIC``, ``S``, ``F``, ``H1``, ``H2``; the offset and length in words of
+    the ``float32`` section) then the arrays of :data:`ARRAYS2` (``W2`` transposed, ``(H2,
+    H1)``: each second-layer unit one contiguous row). Format 1: a header of ``NET_HEADER``
+    floats (magic ``NET_MAGIC``, ``T``, ``A``, ``H1``, ``H2``, ``C``, ``R``, the prior policy's
+    kind or -1, the offset and length in words of the ``int32`` section and of the ``float32``
+    section), then the ``int32`` arrays
     (``feat_row``, ``cat_pos``, ``cat_lo``, ``cat_n``, ``cat_off``) and the ``float32`` arrays
     (``feat_scale``, ``W1``, ``b1``, ``W2``, ``b2``, ``W3``, ``b3``, ``wh``, ``bh``), each
     section an even number of 4-byte values viewed as ``float64`` words."""
@@ -352,9 +341,10 @@ def pack(data: dict) -> np.ndarray:
         flts = float32_words(data, ARRAYS2)
         W1, W2 = data["W1"], data["W2"]
         S, F = feature_sizes(data["meta"]["game"])
-        head = np.zeros(_HEADER)
-        head[:5] = (_MAGIC2, S, F, W1.shape[1], W2.shape[1])
-        head[10:12] = (_HEADER, flts.size)
+        head = np.zeros(NET_HEADER)
+        head[0] = NET2_MAGIC
+        head[NET2_S], head[NET2_F], head[NET2_H1], head[NET2_H2] = S, F, W1.shape[1], W2.shape[1]
+        head[NET_FLOATS_AT], head[NET_FLOATS_WORDS] = NET_HEADER, flts.size
         return np.concatenate([head, flts])
 
     def section(names, dtype):
@@ -365,34 +355,27 @@ def pack(data: dict) -> np.ndarray:
 
     ints = section(_INTS, np.int32)
     flts = section(_FLOATS, np.float32)
-    head = np.zeros(_HEADER)
+    head = np.zeros(NET_HEADER)
     W1, W2 = data["W1"], data["W2"]
-    head[:7] = (_MAGIC, data["feat_row"].shape[0] - 2, data["W3"].shape[0], W1.shape[1],
-                W2.shape[1], data["cat_pos"].shape[0], W1.shape[0])
+    head[0] = NET_MAGIC
+    head[NET_T], head[NET_A] = data["feat_row"].shape[0] - 2, data["W3"].shape[0]
+    head[NET_H1], head[NET_H2] = W1.shape[1], W2.shape[1]
+    head[NET_C], head[NET_R] = data["cat_pos"].shape[0], W1.shape[0]
     prior = data["meta"].get("prior", "")
-    head[7] = -1.0
+    head[NET_PRIOR] = -1.0
     if prior:
-        from agents.policy import agents_module
-
         game = data["meta"]["game"]
-        head[7] = next(sp.kind for sp in agents_module(game).SPECS if sp.name == prior)
-    head[8:12] = (_HEADER, ints.size, _HEADER + ints.size, flts.size)
+        head[NET_PRIOR] = next(sp.kind for sp in contract(game).specs if sp.name == prior)
+    head[NET_INTS_AT], head[NET_INTS_WORDS] = NET_HEADER, ints.size
+    head[NET_FLOATS_AT], head[NET_FLOATS_WORDS] = NET_HEADER + ints.size, flts.size
     return np.concatenate([head, ints, flts])
 
 
-def with_weights(game: str, aux: np.ndarray) -> np.ndarray:
-    """``aux`` (a game's ``float64`` game data) with the ``net`` weights of ``game`` appended:
-    ``[aux..., value..., blob..., len(blob)]`` (``len(blob)`` 0 when this process has no usable
-    weights file; :func:`check_available` tells why), where ``value`` is the learned value's
-    ``[value blob..., len(value blob)]`` (:func:`agents.value.value_tail`; ``[0]`` without a
-    value file). Called by :func:`agents.policy.table_aux`."""
-    from agents.value import value_tail
-
-    game = normalize_game_name(game)
-    b = _FILES.blob(game)
-    tail = np.zeros(0) if b is None else b
-    return np.concatenate([np.asarray(aux, dtype=np.float64).ravel(), value_tail(game), tail,
-                           np.array([float(tail.size)])])
+def weights_blob(game: str) -> np.ndarray | None:
+    """The packed ``net`` weights of ``game`` in this process (:func:`pack`, loaded once), or
+    None without a usable weights file (:func:`check_available` tells why); the table's ``aux``
+    carries them (:func:`agents.policy.table_aux`)."""
+    return _FILES.blob(game)
 
 
 def check_available(game: str) -> None:
@@ -401,12 +384,10 @@ def check_available(game: str) -> None:
     load(weights_path(game), game)
 
 
-def net_spec(game: str):
-    """The :class:`agents.policy.PolicySpec` of ``net`` for ``game``: its parameter vector is
+def net_spec(game: str) -> PolicySpec:
+    """The :class:`agents.layout.PolicySpec` of ``net`` for ``game``: its parameter vector is
     the prior policy's (the game's ``heuristic``), whose choice the network sees."""
-    from agents.policy import PolicySpec, agents_module
-
-    h = next(sp for sp in agents_module(game).SPECS if sp.name == "heuristic")
+    h = next(sp for sp in contract(game).specs if sp.name == "heuristic")
     return PolicySpec(normalize_game_name(game), "net", K_NET, h.default_params,
                       tuple(f"prior_{x}" for x in h.param_names),
                       "learned policy: a network trained on pimc's decisions, with the "
@@ -420,25 +401,8 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
     first layer and of the linear skip is computed once per decision; each legal action adds
     the rows of its nonzero features."""
     literally(game)
-    S = np.int64(aux[base + 1])
-    F = np.int64(aux[base + 2])
-    H1 = np.int64(aux[base + 3])
-    H2 = np.int64(aux[base + 4])
-    o = base + np.int64(aux[base + 10])
-    f = aux[o:o + np.int64(aux[base + 11])].view(np.float32)
-    D = S + F
-    W1 = f[:D * H1].reshape((D, H1))
-    i0 = D * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2t = f[i0:i0 + H1 * H2].reshape((H2, H1))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    w3 = f[i0:i0 + H2]
-    i0 += H2
-    b3 = f[i0]
-    wl = f[i0 + 1:i0 + 1 + D]
+    wt = feature_net_weights(aux, base)
+    S, F, H1, H2 = wt.S, wt.F, wt.H1, wt.H2
     fs = stack_f32(_FS_STACK)
     if S > _FS_STACK:
         fs = np.empty(S, dtype=np.float32)
@@ -454,14 +418,14 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
         h0 = np.empty(H1, dtype=np.float32)
         h1 = np.empty(H1, dtype=np.float32)
     for k in range(H1):
-        h0[k] = b1[k]
-    lin0 = np.float32(b3)
+        h0[k] = wt.b1[k]
+    lin0 = np.float32(wt.b3)
     for i in range(S):
         x = fs[i]
         if x != 0.0:
-            lin0 += x * wl[i]
+            lin0 += x * wt.wl[i]
             for k in range(H1):
-                h0[k] += x * W1[i, k]
+                h0[k] += x * wt.W1[i, k]
     for j in range(n_legal):
         z = lin0
         for k in range(H1):
@@ -469,16 +433,16 @@ def _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, bas
         for i in range(F):
             x = fa[j, i]
             if x != 0.0:
-                z += x * wl[S + i]
+                z += x * wt.wl[S + i]
                 for k in range(H1):
-                    h1[k] += x * W1[S + i, k]
+                    h1[k] += x * wt.W1[S + i, k]
         for k in range(H1):
             h1[k] = max(h1[k], np.float32(0.0))
         for k in range(H2):
-            t = b2[k]
+            t = wt.b2[k]
             for i in range(H1):
-                t += h1[i] * W2t[k, i]
-            z += w3[k] * max(t, np.float32(0.0))  # no branch: the sign of t is unpredictable
+                t += h1[i] * wt.W2t[k, i]
+            z += wt.w3[k] * max(t, np.float32(0.0))  # no branch: the sign of t is unpredictable
         out[j] = z
     return True
 
@@ -495,83 +459,53 @@ def net_logits(game, s, player, legal, n_legal, params, aux, rng, out):
     if m == 0 or aux[m - 1] <= 0.0:
         return False
     base = m - 1 - np.int64(aux[m - 1])
-    if aux[base] == _MAGIC2:
+    if aux[base] == NET2_MAGIC:
         return _logits_features(game, s, player, legal, n_legal, params, aux, rng, out, base)
-    T = np.int64(aux[base + 1])
-    H1 = np.int64(aux[base + 3])
-    H2 = np.int64(aux[base + 4])
-    C = np.int64(aux[base + 5])
-    R = np.int64(aux[base + 6])
-    A = np.int64(aux[base + 2])
-    prior = np.int64(aux[base + 7])
-    o = base + np.int64(aux[base + 8])
-    ints = aux[o:o + np.int64(aux[base + 9])].view(np.int32)
-    o = base + np.int64(aux[base + 10])
-    f = aux[o:o + np.int64(aux[base + 11])].view(np.float32)
-    feat_row = ints[:T + 2]
-    cat_pos = ints[T + 2:T + 2 + C]
-    cat_lo = ints[T + 2 + C:T + 2 + 2 * C]
-    cat_n = ints[T + 2 + 2 * C:T + 2 + 3 * C]
-    cat_off = ints[T + 2 + 3 * C:T + 2 + 4 * C]
-    i0 = T + 2
-    feat_scale = f[:i0]
-    W1 = f[i0:i0 + R * H1].reshape((R, H1))
-    i0 += R * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2 = f[i0:i0 + H1 * H2].reshape((H1, H2))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    W3 = f[i0:i0 + A * H2].reshape((A, H2))
-    i0 += A * H2
-    b3 = f[i0:i0 + A]
-    i0 += A
-    wh = f[i0:i0 + H2]
-    bh = f[i0 + H2]
+    wt = net_weights(aux, base)
+    T, H1, H2, C = wt.T, wt.H1, wt.H2, wt.C
     sz = g_sizes(game)
     x = np.zeros(sz[7] + 2, dtype=np.float32)
     g_observation_tensor(game, s, player, x[:sz[7]])
     x[T] = g_num_players(game, s)
     hc = -1
-    if prior >= 0:
+    if wt.prior >= 0:
         mem = rng.copy()
-        hc = g_act_base(game, prior, s, player, legal, n_legal, params, aux, mem)
+        hc = g_act_base(game, wt.prior, s, player, legal, n_legal, params, aux, mem)
         x[T + 1] = hc
-    h1 = b1.copy()
+    h1 = wt.b1.copy()
     for j in range(C):
-        v = np.int64(np.round(x[cat_pos[j]])) - cat_lo[j]
-        nv = cat_n[j]
+        v = np.int64(np.round(x[wt.cat_pos[j]])) - wt.cat_lo[j]
+        nv = wt.cat_n[j]
         v = 0 if v < 0 else (nv - 1 if v >= nv else v)
-        r = cat_off[j] + v
+        r = wt.cat_off[j] + v
         for k in range(H1):
-            h1[k] += W1[r, k]
+            h1[k] += wt.W1[r, k]
     for i in range(T):
         xi = x[i]
         if xi != 0.0:
-            r = feat_row[i]
+            r = wt.feat_row[i]
             if r >= 0:
-                c = xi * feat_scale[i]
+                c = xi * wt.feat_scale[i]
                 for k in range(H1):
-                    h1[k] += c * W1[r, k]
-    h2 = b2.copy()
+                    h1[k] += c * wt.W1[r, k]
+    h2 = wt.b2.copy()
     for i in range(H1):
         hi = h1[i]
         if hi > 0.0:
             for k in range(H2):
-                h2[k] += hi * W2[i, k]
+                h2[k] += hi * wt.W2[i, k]
     for k in range(H2):
         if h2[k] < 0.0:
             h2[k] = 0.0
     for j in range(n_legal):
         a = legal[j]
-        z = np.float32(b3[a])
+        z = np.float32(wt.b3[a])
         for k in range(H2):
-            z += W3[a, k] * h2[k]
+            z += wt.W3[a, k] * h2[k]
         if a == hc:
-            z += bh
+            z += wt.bh
             for k in range(H2):
-                z += wh[k] * h2[k]
+                z += wt.wh[k] * h2[k]
         out[j] = z
     return True
 

@@ -19,7 +19,8 @@ It returns one of ``legal[:n_legal]``.
 **Shipped policies** of a game live in ``agents/<game>.py``, which defines:
 
 - ``SPECS``: the :class:`PolicySpec` of each agent (name, dispatch ``kind``, default parameter
-  vector and its names, a one-line label, whether it sees hidden cards);
+  vector and its names, a one-line label, whether it sees hidden cards; the record is defined
+  with the kinds in :mod:`agents.layout` and importable from here);
 - ``act(kind, state, player, legal, n_legal, params, aux, rng)``: the compiled dispatch on
   ``kind``; ``aux`` is a ``float64`` array of game data that the game's shipped policies may
   need and that is the same for a whole experiment (Lure: the exact catch table of the deck;
@@ -34,51 +35,39 @@ the step API with the same streams as the loop, so both doors play identical gam
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 
 import numpy as np
 
+from agents.contract import contract
+from agents.layout import (
+    H_EXPLORE,
+    H_HORIZON,
+    H_INFER,
+    H_LEARNED_VALUE,
+    H_PRIOR,
+    H_ROLLOUT,
+    H_SIMS,
+    K_NET,
+    K_NET_ISMCTS,
+    K_NET_PIMC,
+    N_VALUE,
+    R0,
+    V0,
+    PolicySpec,
+)
+from agents.net import check_available, net_act, net_spec, weights_blob, weights_path
+from agents.search import SEARCH_FUNCTIONS
+from agents.value import has_value, value_path, value_tail
 from engines.protocol import normalize_game_name
 
-__all__ = ["PolicySpec", "USER_KIND", "agents_module", "table_aux", "specs", "search_specs",
-           "names",
+__all__ = ["PolicySpec", "agents_module", "table_aux", "specs", "search_specs", "names",
            "get_spec", "params_width", "resolve", "Agent"]
-
-USER_KIND = 1000
-"""Kinds ``>= USER_KIND`` in the compiled loop call user policy ``kind - USER_KIND``."""
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    """A registered policy of one game.
-
-    ``game``: game name; ``name``: registry name (``"heuristic"``); ``kind``: the dispatch
-    number of the game's ``act``; ``default_params``: its default ``float64`` vector;
-    ``param_names``: one name per entry (tuning, ``name:key=value`` overrides); ``label``: one
-    line on what it does; ``sees_hidden``: it reads cards its seat may not see (an analysis
-    upper bound such as River Rats' ``peek``, never fair play); ``search``: a search agent
-    (slow per decision, built on ``determinize``)."""
-
-    game: str
-    name: str
-    kind: int
-    default_params: tuple[float, ...]
-    param_names: tuple[str, ...]
-    label: str = ""
-    sees_hidden: bool = False
-    search: bool = False
-
-    def params_array(self) -> np.ndarray:
-        """``default_params`` as a ``float64`` array."""
-        return np.array(self.default_params, dtype=np.float64)
 
 
 def agents_module(game: str):
     """The module ``agents.<game>`` (its ``SPECS``, ``act``, ``make_aux``, ``PARAMS_WIDTH``...),
     checked against the agents' contract (:mod:`agents.contract`: ``ValueError`` in one line
     naming a missing hook)."""
-    from agents.contract import contract
-
     return contract(game).module
 
 
@@ -127,22 +116,25 @@ prior weight factor))."""
 
 
 def table_aux(game: str, config) -> np.ndarray:
-    """The ``aux`` array of a table of ``game`` under ``config``: the game's
-    ``make_aux(config)`` with the ``net`` weights appended (:func:`agents.net.with_weights`;
-    the game's own policies read it from the front, so it serves them unchanged)."""
-    from agents.net import with_weights
-
-    return with_weights(game, agents_module(game).make_aux(config))
+    """The ``aux`` array (``float64``) of a table of ``game`` under ``config``: the game's
+    ``make_aux(config)`` with the learned weights appended, ``[game data..., value blob...,
+    len(value blob), net blob..., len(net blob)]`` (:func:`agents.value.value_tail`,
+    :func:`agents.net.weights_blob`; a length 0 where this process has no usable file). The
+    game's own policies read it from the front, so it serves them unchanged; ``net`` and the
+    learned value find their blobs from the end (:mod:`agents.layout`)."""
+    game = normalize_game_name(game)
+    own = np.asarray(agents_module(game).make_aux(config), dtype=np.float64).ravel()
+    value = value_tail(game)
+    blob = weights_blob(game)
+    tail = np.zeros(0) if blob is None else blob
+    return np.concatenate([own, value, tail, np.array([float(tail.size)])])
 
 
 def search_specs(game: str) -> tuple[PolicySpec, ...]:
     """The search-agent presets of ``game`` (:mod:`agents.search`): parameter vector =
     header (simulations, rollout policy kind, horizon, exploration, max rollout decisions),
-    the game's leaf-value weights, the rollout policy's parameters."""
-    from agents import search as S
-
-    from agents.contract import contract
-
+    the game's leaf-value weights, the rollout policy's parameters (the slots:
+    :mod:`agents.layout`)."""
     agents = contract(game)
     if not agents.has_search:
         return ()
@@ -150,7 +142,7 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     roll = base[agents.rollout_policy]
     over = agents.search_presets
     vnames = agents.leaf_value_names + tuple(
-        f"value_{i}" for i in range(len(agents.leaf_value_names), S.H_INFER - S.V0)) + (
+        f"value_{i}" for i in range(len(agents.leaf_value_names), H_INFER - V0)) + (
         "infer_window", "infer_worlds", "infer_temperature", "learned_value")
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
               "peek", "whole_tree", "prior_weight") + vnames
@@ -163,7 +155,7 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
         peek = name.endswith("-peek")
         head = [float(sims), float(roll.kind), float(horizon), float(c), 0.0, float(peek), 0.0,
                 0.0]
-        value = np.zeros(S.N_VALUE)
+        value = np.zeros(N_VALUE)
         value[:len(agents.leaf_value_default)] = agents.leaf_value_default
         vec = tuple(head) + tuple(float(x) for x in value) + tuple(roll.default_params)
         horizon_txt = ("to the end of the hand", "to the end of the round",
@@ -176,78 +168,63 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
 
 def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
     """The ``net-search`` presets of ``game`` (:data:`_NET_SEARCH_PRESETS`): the parameter
-    vector of :func:`search_specs` with the search kind, ``net`` (``agents.net.K_NET``) as
+    vector of :func:`search_specs` with the search kind, ``net`` (``agents.layout.K_NET``) as
     rollout policy (its parameters: the heuristic's, whose choice the network sees) and the
-    prior weight in ``params[agents.search.H_PRIOR]``. Empty for a game without search."""
-    from agents import search as S
-    from agents.contract import contract
-    from agents.net import K_NET, net_spec
-
+    prior weight in ``params[agents.layout.H_PRIOR]``. Empty for a game without search."""
     agents = contract(game)
     if not agents.has_search:
         return ()
     base = next(sp for sp in search_specs(game) if sp.name == "pimc")
     net = net_spec(game)
-    from agents.value import has_value
-
     learned = agents.learned_value_scale if has_value(game) else 0.0
     over = getattr(agents.module, "NET_SEARCH_PRESETS", {})
-    names = base.param_names[:S.R0] + tuple(f"rollout_{x}" for x in net.param_names)
-    horizon = base.default_params[S.H_HORIZON]
+    names = base.param_names[:R0] + tuple(f"rollout_{x}" for x in net.param_names)
+    horizon = base.default_params[H_HORIZON]
     out = []
-    own = base.default_params[S.H_ROLLOUT]
+    own = base.default_params[H_ROLLOUT]
     for name, sims, prior, net_roll in _NET_SEARCH_PRESETS:
         sims, prior, net_roll = over.get(name, (sims, prior, net_roll))
         head = [float(sims), float(K_NET) if net_roll else own, horizon, 0.0, 0.0, 0.0, 0.0,
                 float(prior)]
-        value = list(base.default_params[S.V0:S.R0])
+        value = list(base.default_params[V0:R0])
         if net_roll:
-            value[S.H_LEARNED_VALUE - S.V0] = learned
+            value[H_LEARNED_VALUE - V0] = learned
         vec = tuple(head) + tuple(value) + tuple(net.default_params)
         roll = "net" if net_roll else agents.rollout_policy
         label = (f"determinized Monte Carlo guided by net, {sims:g} worlds per decision, {roll} "
                  f"rollouts" + (f", prior weight {prior:g}" if prior else "")
                  + (", learned leaf value" if net_roll and learned else ""))
-        out.append(PolicySpec(game, name, S.K_NET_PIMC, vec, names[:len(vec)], label,
+        out.append(PolicySpec(game, name, K_NET_PIMC, vec, names[:len(vec)], label,
                               search=True))
     ism = next(sp for sp in search_specs(game) if sp.name == "ismcts")
     for name, sims, prior in _NET_ISMCTS_PRESETS:
         sims, prior = over.get(name, (sims, prior))
         vec = list(ism.default_params)
-        vec[S.H_SIMS] = float(sims)
-        prior = prior * vec[S.H_EXPLORE]
-        vec[S.H_PRIOR] = float(prior)
+        vec[H_SIMS] = float(sims)
+        prior = prior * vec[H_EXPLORE]
+        vec[H_PRIOR] = float(prior)
         label = (f"information-set MCTS guided by net, {sims:g} simulations per decision, "
                  f"{agents.rollout_policy} rollouts, root prior weight {prior:g}")
-        out.append(PolicySpec(game, name, S.K_NET_ISMCTS, tuple(vec), ism.param_names, label,
+        out.append(PolicySpec(game, name, K_NET_ISMCTS, tuple(vec), ism.param_names, label,
                               search=True))
     return tuple(out)
 
 
 def _uses_net(spec: PolicySpec) -> bool:
     """True for ``net`` and the searches guided by it (they need a usable weights file)."""
-    from agents.search import K_NET_ISMCTS, K_NET_PIMC
-
     return spec.name == "net" or spec.kind in (K_NET_PIMC, K_NET_ISMCTS)
 
 
 def params_width(game: str) -> int:
     """Length of every parameter row of ``game`` in the compiled loop: wide enough for the
     game's own policies and for the search agents (header + leaf value + rollout params)."""
-    from agents import search as S
-
-    return S.R0 + agents_module(game).PARAMS_WIDTH
+    return R0 + agents_module(game).PARAMS_WIDTH
 
 
 def specs(game: str) -> dict[str, PolicySpec]:
     """Registry of ``game``: ``{name: PolicySpec}`` in display order (the game's own policies,
     the learned policy ``net`` of :mod:`agents.net` where the game has a weights file (shipped,
     or set by :func:`agents.net.use_weights`), then the search agents)."""
-    from agents.contract import contract
-    from agents.net import net_spec, weights_path
-
-    from agents.value import value_path
-
     has_net = weights_path(game).is_file()
     agents = contract(game)
     key = (agents.game, id(agents.specs), has_net, str(value_path(game)))
@@ -320,8 +297,6 @@ def resolve(game: str, policies, n_players: int, params=None):
         i = p if p < n_players else 0
         spec = get_spec(game, seat_names[i])
         if _uses_net(spec) and p == i:
-            from agents.net import check_available
-
             check_available(game)
         kinds[p] = spec.kind
         rows[p] = _param_row(spec, per_seat[i], width, i)
@@ -341,8 +316,6 @@ class Agent:
         self.game = normalize_game_name(game)
         self.spec = get_spec(self.game, name)
         if _uses_net(self.spec):
-            from agents.net import check_available
-
             check_available(self.game)
         self.name = name
         mod = agents_module(self.game)
@@ -364,14 +337,12 @@ class Agent:
         legal = np.array(state.legal_actions(), dtype=np.int64)
         aux = self._aux_for(state.config)
         if self.spec.name == "net":
-            from agents.net import net_act
             from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
             a = call_literal(net_act, GAME_IDS[self.game], state.state, p, legal, len(legal),
                              self.params, aux, state.seat_memory[p])
         elif self.spec.search:
-            from agents.search import SEARCH_FUNCTIONS
             from engines.protocol.kernels import call_literal
             from engines.protocol import GAME_IDS
 
@@ -388,10 +359,8 @@ class Agent:
     def _memory_row(self, state, p: int) -> np.ndarray:
         """Seat ``p``'s policy memory for a search agent: the seat's row, widened with the
         game's decision log (:mod:`engines.protocol.history`) when the agent infers hidden
-        cards (``net-search`` with ``params[agents.search.H_INFER] > 0``), as the compiled loop
+        cards (``net-search`` with ``params[agents.layout.H_INFER] > 0``), as the compiled loop
         keeps it; a determinized copy gets no log."""
-        from agents.search import H_INFER, K_NET_PIMC
-
         row = state.seat_memory[p].copy()
         if self.spec.kind != K_NET_PIMC or not self.params[H_INFER] > 0:
             return row

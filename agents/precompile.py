@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 from numba import types
 
+from agents.contract import contract
 from agents.policy import agents_module
 from engines.protocol import core_of, normalize_game_name
 
@@ -60,8 +61,6 @@ _pending: dict[str, list[subprocess.Popen]] = {}
 
 def _policy_functions(game: str) -> dict:
     """The game module's ``POLICY_FUNCTIONS`` (name -> compiled policy)."""
-    from agents.contract import contract
-
     return contract(game).policy_functions
 
 

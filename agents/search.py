@@ -58,15 +58,14 @@ hand, a Rats trick, a ReCURRRing round, a Lure fishing turn: ``progress(s, 0)`` 
 good leaf value beat rollouts to the end at affordable budgets: between two actions the win
 chance often differs by a few points, far below the noise of a few dozen rollouts.
 
-**Parameter vector** of a search agent (``float64``, :data:`N_HEADER` + :data:`N_VALUE` + the
-game's ``PARAMS_WIDTH``): ``[samples or simulations, rollout policy kind, horizon, exploration
-constant, max rollout decisions (0: the game's bound), peek flag, whole-tree flag, prior weight
-(:func:`net_pimc` only; 0 elsewhere)]`` then
-the leaf-value weights (:data:`N_VALUE`, the game's ``leaf_value``; the last four, which no
-game's ``leaf_value`` reads: :data:`H_INFER`, :data:`H_INFER_WORLDS`, :data:`H_INFER_TEMP`
-(inference) and :data:`H_LEARNED_VALUE` (the learned value's scale)), then the rollout policy's
-own parameter vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``,
-below 0 none.
+**Parameter vector** of a search agent (``float64``, ``N_HEADER`` + ``N_VALUE`` + the game's
+``PARAMS_WIDTH``; every slot named in :mod:`agents.layout`): ``[samples or simulations,
+rollout policy kind, horizon, exploration constant, max rollout decisions (0: the game's
+bound), peek flag, whole-tree flag, prior weight (:func:`net_pimc` only; 0 elsewhere)]`` then
+the leaf-value weights (``N_VALUE``, the game's ``leaf_value``; the last four, which no game's
+``leaf_value`` reads: ``H_INFER``, ``H_INFER_WORLDS``, ``H_INFER_TEMP`` (inference) and
+``H_LEARNED_VALUE`` (the learned value's scale)), then the rollout policy's own parameter
+vector. Max rollout decisions: 0 the game's bound, ``n > 0`` at most ``n``, below 0 none.
 
 **Budget.** A budget is a number of worlds (PIMC) or simulations (ISMCTS) per decision, not a
 time: a time budget would make the decisions depend on the machine and its load, and the same
@@ -79,13 +78,13 @@ from __future__ import annotations
 import numpy as np
 from numba import literally, njit, types
 
-from agents.contract import contract
-from agents.dispatch import g_act_base
-from agents.net import K_NET, net_act, net_logits, softmax
+from agents.game_hooks import g_act_base, g_leaf_value
+from agents.inference import inferred_world, infer_world_seeds
+from agents.layout import K_ISMCTS, K_NET, K_NET_ISMCTS, K_NET_PIMC, K_PIMC, search_settings
+from agents.net import net_act, net_logits, softmax
 from agents.value import learned_leaf
-from engines.protocol import GAME_NAMES
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix, next_u64
-from engines.protocol.direct import direct_call, direct_call_by_game
+from engines.protocol.direct import direct_call
 from engines.protocol.kernels import (
     g_apply_action,
     g_current_player,
@@ -98,45 +97,10 @@ from engines.protocol.kernels import (
     g_sizes,
 )
 
-__all__ = ["SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS", "N_HEADER",
-           "N_VALUE", "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK",
-           "H_WHOLE_TREE", "H_PRIOR", "H_LEARNED_VALUE", "H_INFER", "H_INFER_WORLDS",
-           "H_INFER_TEMP", "V0", "R0", "search_act", "search_by_kind", "SEARCH_FUNCTIONS", "pimc",
-           "pimc_values", "net_pimc", "net_pimc_values", "ismcts", "net_ismcts", "rollout",
-           "g_act_base", "g_rollout", "g_prior", "g_leaf_value", "g_leaf"]
+__all__ = ["search_act", "search_by_kind", "SEARCH_FUNCTIONS", "pimc", "pimc_values", "net_pimc",
+           "net_pimc_values", "ismcts", "net_ismcts", "rollout", "g_rollout", "g_prior",
+           "g_leaf", "relative_to_mean"]
 
-SEARCH_BASE = 100
-"""Policy kinds ``>= SEARCH_BASE`` are search agents (dispatched by :mod:`agents.dispatch`)."""
-K_PIMC, K_ISMCTS = 100, 101
-K_NET_PIMC = 102
-"""The search guided by the learned policy ``net`` (``net-search*``, :func:`net_pimc`): PIMC
-with ``net`` as rollout policy (``params[H_ROLLOUT] = agents.net.K_NET``) and its action
-probabilities as a prior (``params[H_PRIOR]``)."""
-K_NET_ISMCTS = 103
-"""ISMCTS guided by ``net`` (``net-ismcts``, :func:`net_ismcts`): ``net``'s action
-probabilities as a PUCT prior at the root (``params[H_PRIOR]``)."""
-H_SIMS, H_ROLLOUT, H_HORIZON, H_EXPLORE, H_MAX_STEPS, H_PEEK, H_WHOLE_TREE = 0, 1, 2, 3, 4, 5, 6
-H_PRIOR = 7
-N_HEADER = 8
-N_VALUE = 16
-V0 = N_HEADER
-"""``params[V0:V0 + N_VALUE]``: the leaf-value weights."""
-H_LEARNED_VALUE = V0 + N_VALUE - 1
-"""The last leaf-value slot (no game's ``leaf_value`` reads it): in :func:`net_pimc`, the scale
-of the learned value (:mod:`agents.value`) that replaces the game's leaf value; 0 keeps the
-game's own."""
-H_INFER = V0 + N_VALUE - 4
-"""In :func:`net_pimc`: inference over hidden cards (:mod:`agents.inference`) looks at the
-other players' decisions among this many last decisions of the game; 0 = no inference (the
-worlds from ``determinize``). One of three leaf-value slots no game's ``leaf_value`` reads."""
-H_INFER_WORLDS = V0 + N_VALUE - 3
-"""In :func:`net_pimc` with inference: candidate worlds scored per decision (at least the
-search's world count)."""
-H_INFER_TEMP = V0 + N_VALUE - 2
-"""In :func:`net_pimc` with inference: the exponent of the likelihood (1 = Bayes' rule,
-below 1 a tempered one)."""
-R0 = N_HEADER + N_VALUE
-"""``params[R0:]``: the rollout policy's parameter vector."""
 _SALT_WORLD = 0x5DEECE66D
 _SALT_ROLL = 0x2545F4914F6CDD1D
 
@@ -156,14 +120,6 @@ def g_prior(game, state, player, legal, n_legal, params, aux, rng, out):
     softmax(out, n_legal)
 
 
-def g_leaf_value(game, state, weights, out):
-    """``agents.<game>.leaf_value``: each player's value of ``state`` into ``out``."""
-
-
-g_leaf_value = direct_call_by_game(
-    g_leaf_value, lambda game_id: contract(GAME_NAMES[game_id]).leaf_value)
-
-
 @njit(cache=True)
 def _horizon_reached(game, w, level, start):
     if g_is_terminal(game, w):
@@ -178,30 +134,32 @@ def rollout(game, w, level, start, params, aux, legal, mem, max_steps):
     """The unguided :func:`g_rollout` (the game's own rollout policy; arguments and result
     there)."""
     literally(game)
-    return g_rollout(game, 0, w, level, start, params, aux, legal, mem, max_steps)
+    return g_rollout(game, 0, w, level, start, search_settings(params), aux, legal, mem,
+                     max_steps)
 
 
 @njit(inline="always")
-def g_rollout(game, guided, w, level, start, params, aux, legal, mem, max_steps):
+def g_rollout(game, guided, w, level, start, settings, aux, legal, mem, max_steps):
     """Play the world ``w`` (a state array, ``int64 (STATE_SIZE,)``, changed in place) on with
     the rollout policy until the horizon; returns the number of decisions played (int64).
 
     ``game``: literal game id; ``guided``: literal 1 lets the rollout policy be ``net``
-    (:func:`agents.net.net_act`, when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), 0 keeps
+    (:func:`agents.net.net_act`, when ``settings.rollout_kind`` is ``agents.layout.K_NET``), 0 keeps
     the network out of the compiled code (the unguided search agents stay as small as before);
     ``level``: the horizon (0 = the end of the current hand, 1 = of the round, 2 = of the game;
     module docstring), ``start``: ``progress(w, level)`` where the rollout began (it stops when
-    that changes or the game ends); ``params``: a search agent's parameter row (``float64``;
-    ``params[H_ROLLOUT]`` the rollout policy's kind, ``params[R0:]`` its parameters); ``aux``:
+    that changes or the game ends); ``settings``: a search agent's
+    :class:`agents.layout.SearchSettings` (``rollout_kind`` the rollout policy's kind,
+    ``rollout_params`` its parameters); ``aux``:
     the game's aux array; ``legal``: ``int64`` scratch of the game's legal-list size; ``mem``:
     ``int64 (players, SEAT_WORDS)`` seat memories; ``max_steps``: a cap on decisions. The Monte
     Carlo rollout of PIMC and ISMCTS (Long et al. 2010; Cowling, Powley and Whitehouse 2012);
     raises nothing (compiled). The rollout policy is the game's ``act`` (its shipped policies),
-    called straight from the loop (:func:`agents.dispatch.g_act_base`); the loop itself is
+    called straight from the loop (:func:`agents.game_hooks.g_act_base`); the loop itself is
     inlined into its callers (Numba IR inlining, no module of its own; with ``guided`` 0 the
     compiler drops the ``net`` branch)."""
-    kind = np.int64(params[H_ROLLOUT])
-    rp = params[R0:]
+    kind = np.int64(settings.rollout_kind)
+    rp = settings.rollout_params
     steps = 0
     while not _horizon_reached(game, w, level, start) and steps < max_steps:
         q = g_current_player(game, w)
@@ -230,15 +188,16 @@ def pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
 @njit(cache=True, inline="always")
 def net_pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums):
     """:func:`pimc_values` of the guided PIMC (``net-search``): rollouts may be played by
-    ``net`` (``params[H_ROLLOUT] = agents.net.K_NET``), and with ``params[H_PRIOR] = c != 0``
+    ``net`` (``params[H_ROLLOUT] = agents.layout.K_NET``), and with ``params[H_PRIOR] = c != 0``
     each sum also gets ``k * c * log prior`` (``k`` worlds; the prior: :func:`g_prior` on the
     player's own information state), so ``sums / k`` is what :func:`net_pimc` maximizes;
     returns ``k``. Inlined into a compiled caller, as :func:`pimc_values`."""
     k = _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, 1)
-    c = params[H_PRIOR]
+    settings = search_settings(params)
+    c = settings.prior_weight
     if c != 0.0:
         pri = np.empty(n_legal, dtype=np.float64)
-        g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, pri)
+        g_prior(game, s, player, legal, n_legal, settings.rollout_params, aux, rng, pri)
         for i in range(n_legal):
             sums[i] += k * c * np.log(max(pri[i], 1e-12))
     return k
@@ -258,19 +217,19 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
     for i in range(n_legal):
         sums[i] = 0.0
     acts = legal[:n_legal].copy()
-    k = max(1, np.int64(params[H_SIMS]))
-    level = np.int64(params[H_HORIZON])
+    settings = search_settings(params)
+    k = max(1, np.int64(settings.simulations))
+    level = np.int64(settings.horizon)
     start = g_progress(game, s, level) if level < 2 else 0
-    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
-    if params[H_MAX_STEPS] < 0:
+    max_steps = np.int64(settings.max_rollout) if settings.max_rollout > 0 else sz[4]
+    if settings.max_rollout < 0:
         max_steps = 0  # no rollout: the leaf is the state right after the action
-    weights = params[V0:V0 + N_VALUE]
     x = np.empty(sz[7], dtype=np.float32)
     chosen = np.empty(k, dtype=np.int64)
     inferred = g_infer(game, guided, s, player, params, aux, rng, k, chosen) > 0
     for r in range(k):
         seed = next_u64(rng, 0)
-        if params[H_PEEK] != 0.0:
+        if settings.peek != 0.0:
             world[:] = s
         elif inferred:
             g_inferred_world(game, guided, s, player, rng, chosen[r], seed ^ _SALT_WORLD, world)
@@ -280,8 +239,8 @@ def _pimc_values(game, s, player, legal, n_legal, params, aux, rng, sums, guided
             w[:] = world
             init_seat_memory(mix(seed ^ _SALT_ROLL), mem)
             g_apply_action(game, w, acts[i])
-            g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
-            g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
+            g_rollout(game, guided, w, level, start, settings, aux, buf, mem, max_steps)
+            g_leaf(game, guided, w, settings.leaf_weights, settings.learned_value, aux, x, val)
             sums[i] += val[player]
     return k
 
@@ -304,8 +263,6 @@ def _pick_infer(game, guided, s, player, params, aux, rng, k, seeds_out):
         return None
     if guided.literal_value == 0:
         return _no_inference, ()
-    from agents.inference import infer_world_seeds
-
     return infer_world_seeds, (0, 2, 3, 4, 5, 6, 7, 8)
 
 
@@ -330,8 +287,6 @@ def _pick_inferred_world(game, guided, s, player, rng, relabel_seed, seed, out):
         return None
     if guided.literal_value == 0:
         return _same_world, (2, 7)
-    from agents.inference import inferred_world
-
     return inferred_world, (0, 2, 3, 4, 5, 6, 7)
 
 
@@ -369,7 +324,7 @@ def pimc(game, s, player, legal, n_legal, params, aux, rng):
 @njit(cache=True)
 def net_pimc(game, s, player, legal, n_legal, params, aux, rng):
     """PIMC guided by ``net`` (``net-search``): the action of the best :func:`net_pimc_values`
-    (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.net.K_NET``), i.e. of the best
+    (``net`` rollouts when ``params[H_ROLLOUT]`` is ``agents.layout.K_NET``), i.e. of the best
     ``mean value + params[H_PRIOR] * log prior`` (the prior: :func:`g_prior` on the player's
     own information state; 0 leaves the means alone), ties to the first. The prior term is a
     policy-regularized choice (Grill et al. 2020, "Monte-Carlo tree search as regularized policy
@@ -399,14 +354,15 @@ _N_INT = 5
 
 
 @njit(inline="always")
-def g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, out):
-    """With the literal ``guided`` = 1 and ``params[H_PRIOR] != 0``: :func:`g_prior` of the
-    root's ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always
-    with ``guided`` = 0, where ``net`` is not compiled in) returns False. Inlined into its
-    compiled callers (Numba IR inlining)."""
+def g_root_prior(game, guided, s, player, legal, n_legal, settings, aux, rng, out):
+    """With the literal ``guided`` = 1 and a prior weight (``settings.prior_weight``, a
+    :class:`agents.layout.SearchSettings`) other than 0: :func:`g_prior` of the root's
+    ``legal[:n_legal]`` into ``out`` (``float64``), returns True; otherwise (and always with
+    ``guided`` = 0, where ``net`` is not compiled in) returns False. Inlined into its compiled
+    callers (Numba IR inlining)."""
     if guided == 1:
-        if params[H_PRIOR] != 0.0:
-            g_prior(game, s, player, legal, n_legal, params[R0:], aux, rng, out)
+        if settings.prior_weight != 0.0:
+            g_prior(game, s, player, legal, n_legal, settings.rollout_params, aux, rng, out)
             return True
     return False
 
@@ -421,13 +377,13 @@ def ismcts(game, s, player, legal, n_legal, params, aux, rng):
 
 @njit(cache=True)
 def net_ismcts(game, s, player, legal, n_legal, params, aux, rng):
-    """ISMCTS guided by ``net`` (``net-ismcts``, :data:`K_NET_ISMCTS`): :func:`ismcts` whose
+    """ISMCTS guided by ``net`` (``net-ismcts``, kind ``K_NET_ISMCTS``): :func:`ismcts` whose
     root selection adds ``params[H_PRIOR] * P(a) * sqrt(availability) / (1 + visits)`` to
     each child's UCB1 value (``P``: :func:`g_prior`, ``net``'s probabilities on the player's own
     information state; the PUCT term of Silver et al. 2017 with availability counts in place of
     the parent's visits, Cowling et al. 2012), so the simulations go where the learned policy
     and the values agree; rollouts as :func:`net_pimc` (the game's policy, or ``net`` with
-    ``params[H_ROLLOUT] = agents.net.K_NET``) and the same leaf (the learned value with
+    ``params[H_ROLLOUT] = agents.layout.K_NET``) and the same leaf (the learned value with
     ``params[H_LEARNED_VALUE] != 0``). Returns the most visited root action."""
     literally(game)
     return _ismcts(game, s, player, legal, n_legal, params, aux, rng, 1)
@@ -440,12 +396,12 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
     if n_legal == 1:
         return legal[0]
     sz = g_sizes(game)
-    n_sims = max(1, np.int64(params[H_SIMS]))
-    c = params[H_EXPLORE]
-    level = np.int64(params[H_HORIZON])
+    settings = search_settings(params)
+    n_sims = max(1, np.int64(settings.simulations))
+    c = settings.exploration
+    level = np.int64(settings.horizon)
     start = g_progress(game, s, level) if level < 2 else 0
-    max_steps = np.int64(params[H_MAX_STEPS]) if params[H_MAX_STEPS] > 0 else sz[4]
-    weights = params[V0:V0 + N_VALUE]
+    max_steps = np.int64(settings.max_rollout) if settings.max_rollout > 0 else sz[4]
     n_pl = g_num_players(game, s)
     cap = n_sims + 2
     node = np.full((cap, _N_INT), -1, dtype=np.int64)
@@ -459,13 +415,14 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
     val = np.zeros(sz[2], dtype=np.float64)
     path = np.empty(cap, dtype=np.int64)
     pri = np.zeros(n_legal, dtype=np.float64)
-    guided_root = g_root_prior(game, guided, s, player, legal, n_legal, params, aux, rng, pri)
-    wp = params[H_PRIOR]
+    guided_root = g_root_prior(game, guided, s, player, legal, n_legal, settings, aux, rng,
+                               pri)
+    wp = settings.prior_weight
     node_prior = np.zeros(cap, dtype=np.float64)
     x = np.empty(sz[7], dtype=np.float32)
     for _ in range(n_sims):
         seed = next_u64(rng, 0)
-        if params[H_PEEK] != 0.0:
+        if settings.peek != 0.0:
             w[:] = s
         else:
             g_determinize(game, s, player, seed ^ _SALT_WORLD, w)
@@ -476,7 +433,7 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
         expanded = False
         while not expanded and not _horizon_reached(game, w, level, start):
             q = g_current_player(game, w)
-            if q != player and params[H_WHOLE_TREE] == 0.0:
+            if q != player and settings.whole_tree == 0.0:
                 break  # the tree covers the searching player's turn; rollouts play the rest
             n = g_legal_actions(game, w, buf)
             if q != player and g_observed_action(game, w, buf[0], player) != buf[0]:
@@ -524,8 +481,8 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
                 break
             depth += 1
             path[depth] = cur
-        g_rollout(game, guided, w, level, start, params, aux, buf, mem, max_steps)
-        g_leaf(game, guided, w, weights, params[H_LEARNED_VALUE], aux, x, val)
+        g_rollout(game, guided, w, level, start, settings, aux, buf, mem, max_steps)
+        g_leaf(game, guided, w, settings.leaf_weights, settings.learned_value, aux, x, val)
         for d in range(depth, 0, -1):
             nd = path[d]
             visits[nd] += 1.0
@@ -547,8 +504,8 @@ def _ismcts(game, s, player, legal, n_legal, params, aux, rng, guided):
 
 @njit(cache=True)
 def search_act(game, kind, s, player, legal, n_legal, params, aux, rng):
-    """The action of search agent ``kind`` (:data:`K_PIMC`, :data:`K_ISMCTS`,
-    :data:`K_NET_PIMC`, :data:`K_NET_ISMCTS`), ``kind`` known at run time."""
+    """The action of search agent ``kind`` (``K_PIMC``, ``K_ISMCTS``, ``K_NET_PIMC``,
+    ``K_NET_ISMCTS`` of :mod:`agents.layout`), ``kind`` known at run time."""
     literally(game)
     return search_by_kind(game, kind, s, player, legal, n_legal, params, aux, rng)
 

@@ -14,8 +14,7 @@ import numpy as np
 from numba import njit
 
 from agents.dispatch import ANY_KINDS, MIXED_BASE, g_act_seat, g_legal_seat
-from agents.policy import USER_KIND
-from agents.search import H_INFER, K_NET_PIMC
+from agents.layout import H_INFER, K_NET_PIMC, USER_KIND
 from engines.protocol.borrow import borrow, keep_alive
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
 from engines.protocol.history import LOG_S0, log_action, log_start
@@ -87,7 +86,7 @@ def _play_one(game, one_kind, cfg, seed, kinds, params, aux, s, legal, mem, u0, 
 
 @njit(cache=True)
 def wants_log(kinds, params):
-    """True when a seat of the table infers hidden cards (kind ``agents.search.K_NET_PIMC``
+    """True when a seat of the table infers hidden cards (kind ``agents.layout.K_NET_PIMC``
     with ``params[p, H_INFER] > 0``, :mod:`agents.inference`): the loop then keeps the game's
     decision log in the policy memories (:mod:`engines.protocol.history`). ``kinds``: ``int64
     (seats,)``; ``params``: ``float64 (seats, width)``."""

@@ -25,8 +25,8 @@ the arrays of :data:`ARRAYS` and a ``meta`` JSON string (``format`` :data:`FORMA
 ``tensor_size``, ``layout``: :func:`agents.net.layout_signature`'s hash of the tensor code, so
 weights trained on another tensor are refused). They reach the compiled search in the table's
 ``aux`` array just before ``net``'s blob: ``aux = [game data..., value blob..., len(value
-blob), net blob..., len(net blob)]`` (:func:`agents.net.with_weights`), a zero length when the
-process has no value file.
+blob), net blob..., len(net blob)]`` (:func:`agents.policy.table_aux`; the blob's header
+words: :mod:`agents.layout`), a zero length when the process has no value file.
 """
 
 from __future__ import annotations
@@ -38,9 +38,19 @@ import numpy as np
 from numba import literally, njit, types
 from numba.extending import overload
 
-from agents.net import WeightsFiles
+from agents.layout import (
+    VALUE_FLOATS_AT,
+    VALUE_FLOATS_WORDS,
+    VALUE_H1,
+    VALUE_H2,
+    VALUE_HEADER,
+    VALUE_MAGIC,
+    VALUE_T,
+    value_weights,
+)
+from agents.net import WeightsFiles, float32_words, layout_signature, read_weights_file
 from agents.stack_arrays import stack_f32
-from engines.protocol import normalize_game_name
+from engines.protocol import GAME_NAMES, normalize_game_name
 from engines.protocol.kernels import (
     g_is_terminal,
     g_num_players,
@@ -56,8 +66,6 @@ ARRAYS = ("W1", "b1", "W2", "b2", "w3", "b3")
 """The arrays of a value weights file: ``W1 (T + 1, H1)`` (row ``T``: the player count),
 ``b1 (H1,)``, ``W2 (H1, H2)``, ``b2 (H2,)``, ``w3 (H2,)``, ``b3 (1,)``, all ``float32``, the
 input standardization folded in."""
-_MAGIC = 7.0531
-_HEADER = 8
 _H_STACK = 256
 """Hidden layers up to this width keep their units on the stack (no allocation per leaf)."""
 
@@ -80,8 +88,6 @@ def load_value(path, game: str) -> dict:
     ``ValueError`` in one line naming the file and what is wrong: not there, not a weights
     file, another format, game, tensor size or tensor layout, badly shaped or non-finite
     arrays."""
-    from agents.net import layout_signature, read_weights_file
-
     game = normalize_game_name(game)
     p = Path(path)
     data, meta = read_weights_file(p, "value weights", "boardlab learn value-train")
@@ -112,16 +118,17 @@ def load_value(path, game: str) -> dict:
 
 
 def pack_value(data: dict) -> np.ndarray:
-    """The ``float64`` blob that :func:`value_of` reads: a header of 8 floats (magic, ``T``,
-    ``H1``, ``H2``, offset and length in words of the ``float32`` section) then ``W1``, ``b1``,
-    ``W2`` transposed (``(H2, H1)``: each second-layer unit one contiguous row), ``b2``,
-    ``w3``, ``b3`` as ``float32``, an even count viewed as ``float64`` words."""
-    from agents.net import float32_words
-
+    """The ``float64`` blob that :func:`value_of` reads: a header of ``VALUE_HEADER`` floats
+    (magic, ``T``, ``H1``, ``H2``, offset and length in words of the ``float32`` section; the
+    words named in :mod:`agents.layout`) then ``W1``, ``b1``, ``W2`` transposed (``(H2, H1)``:
+    each second-layer unit one contiguous row), ``b2``, ``w3``, ``b3`` as ``float32``, an even
+    count viewed as ``float64`` words."""
     flts = float32_words(data, ARRAYS)
-    head = np.zeros(_HEADER)
+    head = np.zeros(VALUE_HEADER)
     W1, W2 = data["W1"], data["W2"]
-    head[:6] = (_MAGIC, W1.shape[0] - 1, W1.shape[1], W2.shape[1], _HEADER, flts.size)
+    head[0] = VALUE_MAGIC
+    head[VALUE_T], head[VALUE_H1], head[VALUE_H2] = W1.shape[0] - 1, W1.shape[1], W2.shape[1]
+    head[VALUE_FLOATS_AT], head[VALUE_FLOATS_WORDS] = VALUE_HEADER, flts.size
     return np.concatenate([head, flts])
 
 
@@ -136,7 +143,7 @@ def has_value(game: str) -> bool:
 def value_tail(game: str) -> np.ndarray:
     """``[blob..., len(blob)]`` of this process's value weights of ``game`` (``[0.0]``
     without a usable file): the part of the table's ``aux`` that :func:`value_of` reads,
-    placed by :func:`agents.net.with_weights` just before ``net``'s blob."""
+    placed by :func:`agents.policy.table_aux` just before ``net``'s blob."""
     b = _FILES.blob(game)
     tail = np.zeros(0) if b is None else b
     return np.concatenate([tail, np.array([float(tail.size)])])
@@ -152,47 +159,35 @@ def _value_base(aux):
     if end < 1 or aux[end - 1] <= 0.0:
         return -1
     base = end - 1 - np.int64(aux[end - 1])
-    if base < 0 or aux[base] != _MAGIC:
+    if base < 0 or aux[base] != VALUE_MAGIC:
         return -1
     return base
 
 
 @njit(cache=True, fastmath=True)
-def _forward(x, n_players, aux, base):
-    T = np.int64(aux[base + 1])
-    H1 = np.int64(aux[base + 2])
-    H2 = np.int64(aux[base + 3])
-    o = base + np.int64(aux[base + 4])
-    f = aux[o:o + np.int64(aux[base + 5])].view(np.float32)
-    W1 = f[:(T + 1) * H1].reshape((T + 1, H1))
-    i0 = (T + 1) * H1
-    b1 = f[i0:i0 + H1]
-    i0 += H1
-    W2t = f[i0:i0 + H1 * H2].reshape((H2, H1))
-    i0 += H1 * H2
-    b2 = f[i0:i0 + H2]
-    i0 += H2
-    w3 = f[i0:i0 + H2]
-    b3 = f[i0 + H2]
+def _forward(x, n_players, wt):
+    """The network (module docstring) on the tensor ``x`` (``float32 (T,)``) with ``n_players``
+    players, weights ``wt`` (:class:`agents.layout.ValueWeights`); returns ``float64``."""
+    T, H1, H2 = wt.T, wt.H1, wt.H2
     h1 = stack_f32(_H_STACK)
     if H1 > _H_STACK:
         h1 = np.empty(H1, dtype=np.float32)
     npl = np.float32(n_players)
     for k in range(H1):
-        h1[k] = b1[k] + npl * W1[T, k]
+        h1[k] = wt.b1[k] + npl * wt.W1[T, k]
     for i in range(T):
         xi = x[i]
         if xi != 0.0:
             for k in range(H1):
-                h1[k] += xi * W1[i, k]
+                h1[k] += xi * wt.W1[i, k]
     for k in range(H1):
         h1[k] = max(h1[k], np.float32(0.0))
-    z = np.float32(b3)
+    z = np.float32(wt.b3)
     for k in range(H2):
-        t = b2[k]
+        t = wt.b2[k]
         for i in range(H1):
-            t += h1[i] * W2t[k, i]
-        z += w3[k] * max(t, np.float32(0.0))
+            t += h1[i] * wt.W2t[k, i]
+        z += wt.w3[k] * max(t, np.float32(0.0))
     return np.float64(z)
 
 
@@ -207,7 +202,7 @@ def value_of(game, s, seat, aux, x):
     if base < 0:
         return 0.0
     g_observation_tensor(game, s, seat, x)
-    return _forward(x, g_num_players(game, s), aux, base)
+    return _forward(x, g_num_players(game, s), value_weights(aux, base))
 
 
 def g_team_mode(game):
@@ -219,8 +214,6 @@ def g_team_mode(game):
 def _ov_team_mode(game):
     if not isinstance(game, types.IntegerLiteral):
         return None
-    from engines.protocol import GAME_NAMES
-
     d = importlib.import_module(f"engines.{GAME_NAMES[game.literal_value]}.description")
     team = 1 if d.DESCRIPTION.cooperative else 0
 
@@ -244,9 +237,10 @@ def learned_leaf(game, w, aux, scale, x, out):
     if g_is_terminal(game, w):
         g_returns(game, w, out)
     else:
+        wt = value_weights(aux, base)
         for q in range(n):
             g_observation_tensor(game, w, q, x)
-            out[q] = _forward(x, n, aux, base)
+            out[q] = _forward(x, n, wt)
     tot = 0.0
     for q in range(n):
         tot += out[q]

@@ -53,7 +53,7 @@ def point_params(point: str, game: str = "river_rats"):
     [:steps=N]`` (module
     docstring): the registered policy and its parameter vector (``float64``; None for a
     plain name). Raises ``ValueError`` naming the bad point and what was expected."""
-    from agents import search as S
+    from agents import layout
     from agents.policy import get_spec
 
     name, *rest = point.split(":")
@@ -66,17 +66,17 @@ def point_params(point: str, game: str = "river_rats"):
     if not spec.search:
         raise ValueError(want)
     params = spec.params_array()
-    guided = (S.K_NET_PIMC, S.K_NET_ISMCTS)
+    guided = (layout.K_NET_PIMC, layout.K_NET_ISMCTS)
     for i, part in enumerate(rest):
         key, eq, value = part.partition("=")
         if not eq and i == 0 and part.isdigit() and int(part) >= 1:
-            params[S.H_SIMS] = int(part)
+            params[layout.H_SIMS] = int(part)
         elif key == "prior" and spec.kind in guided:
             try:
-                params[S.H_PRIOR] = float(value)
+                params[layout.H_PRIOR] = float(value)
             except ValueError:
                 raise ValueError(want) from None
-            if not np.isfinite(params[S.H_PRIOR]) or params[S.H_PRIOR] < 0:
+            if not np.isfinite(params[layout.H_PRIOR]) or params[layout.H_PRIOR] < 0:
                 raise ValueError(want)
         elif key in ("value", "steps") and spec.kind in guided:
             try:
@@ -85,21 +85,22 @@ def point_params(point: str, game: str = "river_rats"):
                 raise ValueError(want) from None
             if not np.isfinite(x) or (key == "value" and x < 0):
                 raise ValueError(want)
-            params[S.H_LEARNED_VALUE if key == "value" else S.H_MAX_STEPS] = x
-        elif key in ("infer", "candidates", "temp") and spec.kind == S.K_NET_PIMC:
+            params[layout.H_LEARNED_VALUE if key == "value" else layout.H_MAX_STEPS] = x
+        elif key in ("infer", "candidates", "temp") and spec.kind == layout.K_NET_PIMC:
             try:
                 x = float(value)
             except ValueError:
                 raise ValueError(want) from None
             if not np.isfinite(x) or x < 0:
                 raise ValueError(want)
-            slot = {"infer": S.H_INFER, "candidates": S.H_INFER_WORLDS, "temp": S.H_INFER_TEMP}
+            slot = {"infer": layout.H_INFER, "candidates": layout.H_INFER_WORLDS,
+                    "temp": layout.H_INFER_TEMP}
             params[slot[key]] = x
         elif key == "rollout" and spec.kind in guided:
             roll = get_spec(game, value)  # ValueError naming a bad policy
             if roll.search:
                 raise ValueError(want)
-            params[S.H_ROLLOUT] = roll.kind
+            params[layout.H_ROLLOUT] = roll.kind
         else:
             raise ValueError(want)
     return name, params

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import search as S
+from agents import layout
+from agents.search import SEARCH_FUNCTIONS
 from agents.inference import infer_world_seeds, world_log_likelihood
 from agents.loop import play_batch, play_stepwise
 from agents.policy import Agent, get_spec, table_aux
@@ -105,8 +106,10 @@ def _live(game, s):
 
 def _infer_params(sims=4, window=40, worlds=16, temp=1.0, game="river_rats"):
     params = get_spec(game, "net-search").params_array()
-    params[S.H_SIMS] = sims
-    params[S.H_INFER], params[S.H_INFER_WORLDS], params[S.H_INFER_TEMP] = window, worlds, temp
+    params[layout.H_SIMS] = sims
+    params[layout.H_INFER] = window
+    params[layout.H_INFER_WORLDS] = worlds
+    params[layout.H_INFER_TEMP] = temp
     return params
 
 
@@ -193,7 +196,7 @@ def test_search_with_inference_is_fair_and_infers(game):
     gid = GAME_IDS[game]
     params = _infer_params(game=game)
     spec = get_spec(game, "net-search")
-    agent = S.SEARCH_FUNCTIONS[spec.kind]  # the step API's call (only this agent compiled)
+    agent = SEARCH_FUNCTIONS[spec.kind]  # the step API's call (only this agent compiled)
     from engines.protocol import game_class
 
     aux = table_aux(game, game_class(game).config_class(n_players=4))
@@ -255,7 +258,7 @@ def test_the_evidence_favours_the_true_deal(game):
 
 
 def test_without_a_log_or_with_inference_off_the_search_is_unchanged():
-    agent = S.SEARCH_FUNCTIONS[get_spec("river_rats", "net-search").kind]
+    agent = SEARCH_FUNCTIONS[get_spec("river_rats", "net-search").kind]
     aux = table_aux("river_rats", RiverRatsConfig(n_players=4))
     off = _infer_params(window=0)
     on = _infer_params()
@@ -293,7 +296,8 @@ def test_benchmarks_refuse_bad_inference_points_before_playing(tmp_path):
 
     name, params = B.point_params("net-search:8:infer=30:candidates=24:temp=0.5")
     assert name == "net-search"
-    assert (params[S.H_INFER], params[S.H_INFER_WORLDS], params[S.H_INFER_TEMP]) == (30, 24, 0.5)
+    inference = (params[layout.H_INFER], params[layout.H_INFER_WORLDS], params[layout.H_INFER_TEMP])
+    assert inference == (30, 24, 0.5)
     for bad in ("net-search:8:infer=x", "net-search:8:temp=-1", "pimc:8:infer=4"):
         with pytest.raises(ValueError, match="bad point"):
             B.point_params(bad)

@@ -13,9 +13,8 @@ from numba import types
 
 from agents import loop
 from agents.dispatch import OWN_KINDS, _seated_extra, mixed_kind, table_kind
-from agents.net import K_NET
-from agents.search import K_ISMCTS, K_PIMC
-from agents.policy import USER_KIND, agents_module, resolve
+from agents.layout import K_ISMCTS, K_NET, K_PIMC, USER_KIND
+from agents.policy import agents_module, resolve
 from engines.protocol import chance
 from engines.protocol.kernels import call_literals
 from engines.protocol import core_of, game_class

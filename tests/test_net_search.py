@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import search as S
+from agents import layout
 from agents.loop import play_batch
 from agents.policy import Agent, get_spec, specs
 from engines.protocol import GAME_NAMES, game_class
@@ -20,8 +20,8 @@ PRESETS = ("net-search-fast", "net-search", "net-search-strong")
 def _small(game, name, sims=2, prior=1.0):
     """A guided search's parameter vector with a tiny budget and the prior switched on."""
     v = get_spec(game, name).params_array()
-    v[S.H_SIMS] = sims
-    v[S.H_PRIOR] = prior
+    v[layout.H_SIMS] = sims
+    v[layout.H_PRIOR] = prior
     return v
 
 
@@ -32,14 +32,14 @@ def test_guided_presets_where_net_weights_are_shipped():
         for name in PRESETS:
             s = get_spec(game, name)
             assert s.search and not s.sees_hidden and "net rollouts" in s.label
-            assert s.kind == S.K_NET_PIMC
+            assert s.kind == layout.K_NET_PIMC
             assert len(s.param_names) == len(s.default_params)
-            assert s.param_names[S.H_PRIOR] == "prior_weight"
-            assert s.default_params[S.H_ROLLOUT] == 90  # agents.net.K_NET
+            assert s.param_names[layout.H_PRIOR] == "prior_weight"
+            assert s.default_params[layout.H_ROLLOUT] == layout.K_NET
         lite = get_spec(game, "net-search-lite")  # the prior alone, the game's own rollouts
-        assert lite.kind == S.K_NET_PIMC and "heuristic rollouts" in lite.label
-        assert lite.default_params[S.H_ROLLOUT] == get_spec(game, "heuristic").kind
-        assert lite.default_params[S.H_PRIOR] > 0
+        assert lite.kind == layout.K_NET_PIMC and "heuristic rollouts" in lite.label
+        assert lite.default_params[layout.H_ROLLOUT] == get_spec(game, "heuristic").kind
+        assert lite.default_params[layout.H_PRIOR] > 0
 
 
 @pytest.mark.parametrize("game", NET_GAMES)
@@ -56,9 +56,9 @@ def test_guided_search_without_guidance_is_pimc():
     game = "river_rats"
     cfg = game_class(game).config_class(n_players=2)
     v = _small(game, "net-search", sims=3, prior=0.0)
-    v[S.H_ROLLOUT] = get_spec(game, "heuristic").kind
-    assert v[S.H_LEARNED_VALUE] > 0  # River Rats ships a learned value: switch it off too
-    v[S.H_LEARNED_VALUE] = 0.0
+    v[layout.H_ROLLOUT] = get_spec(game, "heuristic").kind
+    assert v[layout.H_LEARNED_VALUE] > 0  # River Rats ships a learned value: switch it off too
+    v[layout.H_LEARNED_VALUE] = 0.0
     _guided_equals_unguided_without_prior(cfg, "net-search", v, "pimc", 5.0)
 
 
@@ -75,10 +75,10 @@ def test_guided_ismcts_preset_where_net_weights_are_shipped():
     for game in NET_GAMES:
         g = get_spec(game, "net-ismcts")
         base = get_spec(game, "ismcts")
-        assert g.kind == S.K_NET_ISMCTS and g.search and not g.sees_hidden
-        assert g.default_params[S.H_PRIOR] > 0 and g.param_names == base.param_names
-        assert g.default_params[S.H_SIMS] < base.default_params[S.H_SIMS]
-        same = [i for i in range(len(g.default_params)) if i not in (S.H_SIMS, S.H_PRIOR)]
+        assert g.kind == layout.K_NET_ISMCTS and g.search and not g.sees_hidden
+        assert g.default_params[layout.H_PRIOR] > 0 and g.param_names == base.param_names
+        assert g.default_params[layout.H_SIMS] < base.default_params[layout.H_SIMS]
+        same = [i for i in range(len(g.default_params)) if i not in (layout.H_SIMS, layout.H_PRIOR)]
         assert [g.default_params[i] for i in same] == [base.default_params[i] for i in same]
 
 
@@ -102,11 +102,11 @@ def _guided_equals_unguided_without_prior(cfg, guided, v, plain, strong):
     """Six games of ``guided`` (params ``v``, prior 0) are those of ``plain`` at the same
     budget; with prior weight ``strong`` some decision changes."""
     p = get_spec("river_rats", plain).params_array()
-    p[S.H_SIMS] = v[S.H_SIMS]
+    p[layout.H_SIMS] = v[layout.H_SIMS]
     a = play_batch(cfg, guided, 6, seed=3, params=v)
     b = play_batch(cfg, plain, 6, seed=3, params=p)
     cols = [c for c in a.columns if c.startswith("return_")]
     assert a[cols].equals(b[cols])
-    v[S.H_PRIOR] = strong
+    v[layout.H_PRIOR] = strong
     c = play_batch(cfg, guided, 6, seed=3, params=v)
     assert not a.equals(c)

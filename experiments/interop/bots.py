@@ -27,7 +27,9 @@ from open_spiel.python.algorithms import ismcts
 from agents.policy import Agent, agents_module, get_spec, table_aux
 from numba import literally, njit
 
-from agents.search import H_HORIZON, H_MAX_STEPS, N_VALUE, V0, g_leaf_value, rollout
+from agents.game_hooks import g_leaf_value
+from agents.layout import H_HORIZON, H_MAX_STEPS, N_VALUE, V0
+from agents.search import rollout
 from engines.protocol import chance
 from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS, core_of, normalize_game_name

@@ -23,9 +23,10 @@ from pathlib import Path
 import numpy as np
 from numba import literally, njit
 
-from agents.dispatch import g_act_base
-from agents.net import g_action_features, net_act
-from agents.search import K_NET_PIMC, net_pimc_values, pimc_values
+from agents.game_hooks import g_act_base, g_action_features
+from agents.layout import K_NET, K_NET_PIMC, K_PIMC
+from agents.net import net_act
+from agents.search import net_pimc_values, pimc_values
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory
 from engines.protocol.kernels import (
@@ -67,7 +68,7 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
     ``game``: literal game id; ``cfg``: config array; ``t_kind``/``t_params``: the teacher's
     kind and parameter row (a PIMC preset, or a ``net-search`` preset: then each action's
     value is its mean plus the prior term of :func:`agents.search.net_pimc`); ``s_kind``: -1
-    (the teacher plays its choice) or ``agents.net.K_NET`` (the student ``net`` plays with
+    (the teacher plays its choice) or ``agents.layout.K_NET`` (the student ``net`` plays with
     ``s_params``: a DAgger round);
     ``h_kind``/``h_params``: the game's heuristic (a kind of the game's own ``act``), whose
     choice is recorded too (on a copy of the seat's memory, so the games do not depend on it);
@@ -79,10 +80,10 @@ def record_game(game, cfg, seed, t_kind, t_params, s_kind, s_params, h_kind, h_p
     each; ``dec`` ``int64 (D, 7)``: player count, seat, teacher's choice, action played, number
     of legal actions, decision index in the game, the heuristic's choice; ``fs`` ``float32
     (D, S)`` and ``fa`` ``float32 (D, MAX_LEGAL, F)`` the game's action features
-    (:func:`agents.net.g_action_features` with the heuristic's parameters and the seat's memory
-    as it is at the decision; ``S = F = 0`` for a game without them). Returns the number of
-    decisions recorded, or
-    -1 when a capacity was too small (the caller retries with larger buffers: the same game)."""
+    (:func:`agents.game_hooks.g_action_features` with the heuristic's parameters and the seat's
+    memory as it is at the decision; ``S = F = 0`` for a game without them). Returns the number
+    of decisions recorded, or -1 when a capacity was too small (the caller retries with larger
+    buffers: the same game)."""
     literally(game)
     sz = g_sizes(game)
     s = np.zeros(sz[0], dtype=np.int64)
@@ -155,7 +156,7 @@ def collect_batch(cell: dict, n_games: int, seed: np.random.SeedSequence) -> dic
     ``teacher`` (a PIMC preset name), ``student`` ("" or a weights file: the student plays),
     ``out`` (the run folder)) and write their decisions to :func:`batch_file`. Returns
     ``{"games", "decisions"}``."""
-    from agents.net import K_NET, feature_sizes, use_weights
+    from agents.net import feature_sizes, use_weights
     from agents.policy import resolve, table_aux
     from engines.protocol.kernels import call_literal
     from engines.protocol import GAME_IDS, core_of, game_class
@@ -285,7 +286,6 @@ def run_collect(game: str, out, players, n_games: int, *, teacher: str = "pimc",
     ``ValueError`` for a teacher that is not a PIMC preset, bad player counts or options."""
     from agents.net import layout_signature
     from agents.policy import get_spec
-    from agents.search import K_NET_PIMC, K_PIMC
     from engines.protocol import normalize_game_name
     from experiments.io import code_version
     from experiments.runner import run_experiment

@@ -134,9 +134,9 @@ def seat_seconds(game: str, base: str, params=None) -> float:
 def _unguided(kind: int) -> int:
     """The unguided search kind a guided one builds on (``net-ismcts`` on ``ismcts``,
     ``net-search`` on ``pimc``); other kinds unchanged."""
-    from agents import search as S
+    from agents import layout
 
-    return {S.K_NET_ISMCTS: S.K_ISMCTS, S.K_NET_PIMC: S.K_PIMC}.get(kind, kind)
+    return {layout.K_NET_ISMCTS: layout.K_ISMCTS, layout.K_NET_PIMC: layout.K_PIMC}.get(kind, kind)
 
 
 def is_search(game: str, base: str) -> bool:

@@ -304,7 +304,7 @@ def search_space(game: str, base: str, start, tune_params=None, bounds=None) -> 
     are not finite, not ``lo < hi``, or exclude the starting value, a parameter without a
     default range and no bounds, or nothing left to tune."""
     from agents.policy import get_spec
-    from agents.search import N_VALUE, R0, V0
+    from agents.layout import N_VALUE, R0, V0
 
     ad = get_adapter(game)
     x0 = np.asarray(start, dtype=np.float64)

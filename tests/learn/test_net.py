@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from agents.net import K_NET, load, net_logits, use_weights, weights_path
+from agents.layout import K_NET
+from agents.net import load, net_logits, use_weights, weights_path
 from agents.policy import Agent, agents_module, get_spec, names, table_aux
 from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS, GAME_NAMES, game_class

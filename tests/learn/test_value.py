@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from agents import search as S
+from agents import layout
 from agents.policy import Agent, get_spec, names, table_aux
 from agents.value import learned_leaf, load_value, numpy_value, use_value_weights, value_of
 from engines.protocol import GAME_IDS, core_of, game_class
@@ -148,9 +148,9 @@ def test_bad_value_files_are_refused_in_one_line(tmp_path):
 def test_search_with_the_learned_leaf_decides_on_the_information_state_only(value_file, game):
     for steps in (0.0, -1.0):  # rollouts to the horizon, or none (the leaf right after)
         v = get_spec(game, "net-search").params_array()
-        v[S.H_SIMS] = 2
-        v[S.H_LEARNED_VALUE] = 10.0
-        v[S.H_MAX_STEPS] = steps
+        v[layout.H_SIMS] = 2
+        v[layout.H_LEARNED_VALUE] = 10.0
+        v[layout.H_MAX_STEPS] = steps
         assert_fair(Agent(game, "net-search", v), game, 41, 6, 3000)
 
 
@@ -173,10 +173,10 @@ def test_presets_score_leaves_with_the_shipped_learned_value():
             assert want == 10.0  # a whole win, as the hand-written leaves weigh it
         for name in ("net-search-fast", "net-search", "net-search-strong"):
             spec = get_spec(game, name)
-            assert spec.default_params[S.H_LEARNED_VALUE] == want
-            assert spec.param_names[S.H_LEARNED_VALUE] == "learned_value"
+            assert spec.default_params[layout.H_LEARNED_VALUE] == want
+            assert spec.param_names[layout.H_LEARNED_VALUE] == "learned_value"
             assert ("learned leaf value" in spec.label) == (want > 0)
-        assert get_spec(game, "net-search-lite").default_params[S.H_LEARNED_VALUE] == 0.0
+        assert get_spec(game, "net-search-lite").default_params[layout.H_LEARNED_VALUE] == 0.0
 
 
 def test_value_data_record_true_outcomes_the_same_for_the_same_seed(tmp_path, capsys):

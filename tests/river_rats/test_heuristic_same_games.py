@@ -29,7 +29,7 @@ from numba import literally, njit
 from agents.dispatch import g_act_seat, g_legal_seat, mixed_kind
 from agents.loop import run_games
 from agents.policy import resolve
-from agents.search import K_ISMCTS, K_PIMC
+from agents.layout import K_ISMCTS, K_PIMC
 from engines.protocol import chance
 from engines.protocol.chance import SEAT_WORDS, init_seat_memory, mix
 from engines.protocol.kernels import call_literals
