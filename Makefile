@@ -85,7 +85,7 @@ run: $(BASE)
 # tests take 0.01-40 s, the slow ones compiling kernels): 276 s against 291 s with the default
 # --dist load, fresh clones with an empty kernel cache on the 2-core VM (docs/benchmarks.md).
 test: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist worksteal -q
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist worksteal -q --durations=20
 
 test-quick: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n 2 --dist worksteal -q -m "not slow"

@@ -107,7 +107,10 @@ def test_the_own_kinds_loop_plays_the_mixed_loops_games():
     np.testing.assert_array_equal(out0, out1)
 
 
-def test_runner_compiles_in_the_parent_before_fanning_out(monkeypatch):
+def test_runner_compiles_in_the_parent_before_the_play_clock_starts(monkeypatch):
+    """The runner plays one game of the first cell before it times the play (so that the
+    printed games/s never counts compilation), whatever the backend and worker count; with
+    process workers it starts them meanwhile."""
     from experiments import runner
 
     calls = []
@@ -121,11 +124,12 @@ def test_runner_compiles_in_the_parent_before_fanning_out(monkeypatch):
                         calls.append(("first", cell["x"], parallel is not None)))
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=2, backend="threading", progress=False)
-    assert not [c for c in calls if c[0] == "first"]  # threads share one process: nothing to do
+    assert [c for c in calls if c[0] == "first"] == [("first", 1, False)]  # threads: no workers
+    assert calls[0][0] == "first"  # before any batch
     calls.clear()
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=1, progress=False)
-    assert not [c for c in calls if c[0] == "first"]  # one process compiles as it plays
+    assert calls[0] == ("first", 1, False) and len(calls) == 5  # then the 4 batches
     calls.clear()
     runner.run_experiment(play, [{"x": 1}, {"x": 2}], seed=1, games_per_cell=4, batch_size=2,
                           n_jobs=2, backend="loky", progress=False)

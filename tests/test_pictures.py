@@ -103,7 +103,9 @@ def test_agents_picture_draws_mu_plus_minus_one_sigma_like_the_table(rats_result
     np.testing.assert_allclose(centre, df["mu"].to_numpy(float), rtol=1e-9)
     interval = tour_plots.RATING_INTERVAL
     assert interval in ax.get_xlabel() and interval in ax.get_title()
-    assert f"rating {interval}" in rats_result.summary().splitlines()[1]
+    lines = rats_result.summary().splitlines()
+    assert lines[1].startswith("ranked by ")  # which measure ranks, then the table's header
+    assert f"rating {interval}" in lines[2]
     assert "2 sigma" not in ax.get_xlabel() + ax.get_title()
 
 
