@@ -12,11 +12,11 @@ argument type, whatever the constants. LLVM still sees the constants where it in
 so the machine code of the callers is as before, and the games are the same.
 
 :func:`njit_per_type` is that registration, used instead of ``@njit(cache=True)`` on the
-helpers that compiled callers call with constants. From Python the name calls an ordinary
-cached ``@njit`` dispatcher of the same function (tests, the step API); compiled callers get the
-overload. The overload's implementation is compiled in the process that compiles a caller and
-is not cached on disk on its own (the callers that link it are); two dispatchers caching one
-function into the same cache files would load each other's code.
+helpers that compiled callers call with constants. Compiled callers get the overload, whose
+implementation is cached on disk like any ``cache=True`` function (one compile per machine and
+argument type). From Python the name calls an ordinary ``@njit`` dispatcher of the same function
+(tests, a step API's text), compiled in the calling process and not cached: two dispatchers
+caching one function into the same cache files load each other's code and crash.
 
 Source: Numba's documented extension API (``numba.extending.overload``, "High-level extension
 API"; ``prefer_literal``: "non-literal types are tried first").
@@ -35,15 +35,16 @@ __all__ = ["njit_per_type"]
 
 def njit_per_type(function):
     """Decorator: compile ``function`` (nopython) once per tuple of argument types when a
-    compiled function calls it, and through a cached ``@njit`` dispatcher when Python calls it.
+    compiled function calls it (cached on disk), and through an ``@njit`` dispatcher compiled in
+    the calling process when Python calls it.
 
     Returns a plain Python function with ``function``'s name, docstring and signature;
-    ``.py_func`` is ``function`` and ``.dispatcher`` the cached dispatcher Python calls go to.
+    ``.py_func`` is ``function`` and ``.dispatcher`` the dispatcher Python calls go to.
     Not for functions passed around as values (a policy handed to the game loop must stay a
     dispatcher) nor for ``inline="always"`` helpers (inlined where they are called: no copies).
     Raises what Numba raises when it types or compiles ``function``.
     """
-    from_python = njit(cache=True)(function)
+    from_python = njit(function)
 
     @functools.wraps(function)
     def per_type(*args, **kwargs):
@@ -53,7 +54,7 @@ def njit_per_type(function):
         return function
 
     implementation.__signature__ = inspect.signature(function)
-    overload(per_type, prefer_literal=False)(implementation)
+    overload(per_type, prefer_literal=False, jit_options={"cache": True})(implementation)
     per_type.py_func = function
     per_type.dispatcher = from_python
     return per_type
