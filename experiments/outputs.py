@@ -264,17 +264,25 @@ def remove_previous_run(folder: str | os.PathLike) -> list[str]:
     return removed
 
 
-def finish_partial(folder: str | os.PathLike) -> None:
+def finish_partial(folder: str | os.PathLike, name: str = PARTIAL_DIR) -> None:
     """After a run's results and metadata are written: remove the runner's partial results
-    (``_partial/state.json``) and the ``_partial`` folder when nothing else is in it, so a
-    finished folder holds only its results (the metadata answers a re-run)."""
+    under ``<folder>/<name>`` (every ``state.json`` in it and in its subfolders, as a Lure
+    balance keeps one per seed set and compared player) and each folder left empty, so a
+    finished folder holds only its results (the metadata answers a re-run). Files the runner
+    did not write stay, with the folders that hold them."""
     import contextlib
 
-    partial = Path(folder) / PARTIAL_DIR
-    with contextlib.suppress(FileNotFoundError):
-        (partial / "state.json").unlink()
-    with contextlib.suppress(OSError):
-        partial.rmdir()
+    from experiments.runner import STATE_FILE
+
+    partial = Path(folder) / name
+    if not partial.is_dir() or partial.is_symlink():
+        return
+    for here, _, files in os.walk(partial, topdown=False):
+        if STATE_FILE in files:
+            with contextlib.suppress(FileNotFoundError):
+                (Path(here) / STATE_FILE).unlink()
+        with contextlib.suppress(OSError):
+            Path(here).rmdir()
 
 
 def claim_file(path: str | os.PathLike, option: str, force: bool) -> Path:

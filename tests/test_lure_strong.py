@@ -111,7 +111,7 @@ def _balance(out, *extra):
                      "--out", str(out), *extra])
 
 
-def test_default_run_names_both_sets_of_players_and_resumes(tmp_path, capsys):
+def test_default_run_names_both_sets_of_players_and_resumes(tmp_path, capsys, monkeypatch):
     out = tmp_path / "d"
     assert _balance(out) == 0
     printed = capsys.readouterr().out
@@ -136,13 +136,23 @@ def test_default_run_names_both_sets_of_players_and_resumes(tmp_path, capsys):
     # the same seed in another folder: the same verdicts
     assert _balance(tmp_path / "e") == 0
     assert (tmp_path / "e" / "verdicts.csv").read_text() == (out / "verdicts.csv").read_text()
-    # a run killed before its report: the same command resumes every set of games
-    (out / "metadata.json").unlink()
-    assert _balance(out) == 0
-    meta = json.loads((out / "metadata.json").read_text())
+    # a run killed before its report (Ctrl-C while drawing): the same command resumes every
+    # set of games from its partial results, which the finished run then removes
+    killed = tmp_path / "k"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(B, "plot_points_vs_difficulty", interrupted)
+    assert _balance(killed) == 130
+    assert (killed / "_partial").is_dir() and not (killed / "metadata.json").exists()
+    monkeypatch.undo()
+    assert _balance(killed) == 0
+    meta = json.loads((killed / "metadata.json").read_text())
     assert meta["resumed_batches"] == 2 and meta["resumed_batches_set_b"] == 2
     assert meta["compare_resumed_batches"] == 4 and meta["games_played_this_run"] == 0
-    assert (tmp_path / "e" / "verdicts.csv").read_text() == (out / "verdicts.csv").read_text()
+    assert (killed / "verdicts.csv").read_text() == (out / "verdicts.csv").read_text()
+    assert not (killed / "_partial").exists()
     capsys.readouterr()
     # answered from the finished folder: the same lines, nothing played
     assert _balance(out) == 0

@@ -1023,4 +1023,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
             "correction": correction, "alpha": a, "allow_reorder": bool(allow_reorder),
             "confirm_seed": seed + 2, "styles_games": styles_games,
             **({"compare": run_keys["compare"]} if cmp_agents else {})})
+        from experiments.outputs import finish_partial
+
+        for name in (TRIAL_RUN_DIR, "_partial"):  # runner state: a finished folder holds results
+            finish_partial(out, name)
     return res

@@ -629,6 +629,9 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
     result.wall_time_s = time.perf_counter() - t_start
     _write_meta(result, job.claim_settings, job.key, job.sampler, job.n_trials,
                 job.validate_deals, job.out)
+    from experiments.outputs import finish_partial
+
+    finish_partial(job.out / "check")  # the check's runner state: a finished folder holds results
     return result
 
 
@@ -1126,8 +1129,7 @@ def _validate(res: TuneResult, ad, agent, field_refs, deals, seed, options, n_jo
             "objective_start": float(w[0]), "objective_tuned": float(w[1]), **check,
             "verdict": _verdict(check["win_diff"], p_verdict),
             "test": ("McNemar exact (sign) test" if ad.cooperative else "paired t-test")
-            + " over deals, two-sided", "folder": str(out / "check" / PARTIAL_DIR),
-            "tournament": None}
+            + " over deals, two-sided", "tournament": None}
     if not ad.cooperative:
         s_ref = AgentRef(agent if agent != res.name else f"{agent}_start", res.base,
                          tuple(res.start))

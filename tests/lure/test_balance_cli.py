@@ -18,6 +18,7 @@ from engines.lure.game import card_outcomes
 from experiments import cli
 from experiments.cli.lure import parse_players
 from experiments.lure.balance import (
+    OUTPUT_FILES,
     WIN_UNITS,
     add_fit,
     balance_cells,
@@ -148,10 +149,11 @@ def test_run_balance_writes_every_file(tmp_path):
     report = (out / "report.md").read_text()
     assert "# Lure fish-card balance report: Deep Waters" in report
     assert "### 3 players (60 games)" in report and "rounds (sd)" in report
-    # the numbers are simulate()'s (reproducible: test above); the runner's state is kept
+    # the numbers are simulate()'s (reproducible: test above); the runner's state is gone
     sim2, _, _ = simulate(None, (2, 3), True, ["greedy", "random"], 60, 1, batch_size=25)
     pd.testing.assert_frame_equal(sim, sim2, check_exact=False, rtol=1e-12)
-    assert (out / "_partial" / "state.json").exists()
+    assert not (out / "_partial").exists()
+    assert {p.name for p in out.iterdir()} <= set(OUTPUT_FILES)  # its results, nothing else
 
 
 def test_parse_players():

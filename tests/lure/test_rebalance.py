@@ -110,6 +110,8 @@ def test_win_diff_goal_fixes_exactly_the_broken_cards(tmp_path, flat_deck):
     assert len(trials) == 4 and trials.loc[0, "role"] == "start"
     assert trials["objective"].min() < trials.loc[0, "objective"]
     assert (res.out / "search.png").exists() and (res.out / "study.journal").exists()
+    # a finished folder holds its results and the study, not the runner's partial results
+    assert {p.name for p in res.out.iterdir()} <= set(R.OUTPUT_FILES) | {R.STUDY_FILE}
 
 
 def _run_outputs(folder):
