@@ -794,8 +794,8 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     ``games.csv`` (per player count), ``points_vs_difficulty.png``, ``catch_heatmaps.png``,
     ``caught_by_players.png``, ``metadata.json``, ``report.md`` (all written atomically). The
     runner's partial results go to ``<out>/_partial/`` (a re-run with the same settings resumes
-    there; a finished run removes them). ``out`` defaults to :func:`default_out_dir`. ``agents``: Lure policy names cycled
-    over the seats (default ``net``, the learned policy:
+    there; a finished run removes them). ``out`` defaults to :func:`default_out_dir`.
+    ``agents``: Lure policy names cycled over the seats (default ``net``, the learned policy:
     :data:`experiments.lure.defaults.DEFAULT_AGENTS`). ``n_games`` per player count;
     ``seed``, ``batch_size``: the runner's (the numbers depend on them, not on ``n_jobs`` or
     ``backend``).
