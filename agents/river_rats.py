@@ -68,8 +68,7 @@ from engines.river_rats import core as C
 __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
            "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "TABLE_ORDER_POLICIES",
            "default_params", "check_params", "act", "make_aux", "random_policy", "greedy_policy",
-           "heuristic_policy", "peek_policy", "score", "build_context",
-           "STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION"]
+           "heuristic_policy", "peek_policy", "score", "build_context"]
 
 POLICY_IDS = {"random": 0, "greedy": 1, "heuristic": 2, "peek": 3}
 """Policy name -> its ``kind`` in :func:`act`."""
