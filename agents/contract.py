@@ -33,7 +33,7 @@ Optional, by group:
   returns **the same action** (and draws the same numbers) as the named policy does from the
   ascending list. The compiled loop uses the pair at a table where every seat plays that
   policy (:func:`agents.dispatch.g_legal_seat`), sparing the sort and the way back to table
-  order (River Rats' ``random``, issue 29); tested game for game against the general loop.
+  order (River Rats' ``random``); tested game for game against the general loop.
 - **Action features** (all or none; the input of the learned policy's format
   ``boardlab.net/2``, :mod:`agents.net`): ``action_features(state, player, legal, n_legal,
   params, rng, state_out, action_out)`` (``@njit``; ``params`` the heuristic's, ``rng`` the

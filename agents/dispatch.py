@@ -43,8 +43,8 @@ code that means every kind (``benchmarks/compile_time.py``'s peer)."""
 OWN_KINDS = -2
 """``one_kind`` of a table whose seats play several of the game's own policies (its
 ``agents.<game>.act``: no search agent, no ``net``): only those are compiled into the loop, not
-the search agents (a cold kernel cache compiles such a table in seconds instead of a minute,
-issue 29)."""
+the search agents (a cold kernel cache compiles such a table much faster than one with
+every agent; docs/benchmarks.md)."""
 MIXED_BASE = -16
 """``one_kind`` of a table of several kinds with search agents or ``net`` among them is
 ``MIXED_BASE - mask`` (:func:`mixed_kind`), ``mask`` a bit per agent beyond the game's own
@@ -232,7 +232,7 @@ def g_legal_seat(game, one_kind, state, out):
     kind ``one_kind`` that the game lists in ``TABLE_ORDER_POLICIES`` (:mod:`agents.contract`),
     the game's own listing in table order (for that kind's table-order policy, which
     :func:`g_act_seat` then calls: the same actions as the policy on the ascending list, without
-    sorting the list and mapping back, issue 29); otherwise the ascending list of
+    sorting the list and mapping back); otherwise the ascending list of
     ``g_legal_actions``."""
 
 

@@ -22,7 +22,7 @@ from agents.table_loop import run_table
 from engines.names import GAME_IDS
 from agents.policy import PolicySpec
 from engines.protocol.chance import rand_below, rand_float
-from engines.kuhn_poker import core as C
+from engines.kuhn_poker import core
 
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "PARAM_NAMES",
            "random_policy", "heuristic_policy", "leaf_value", "LEAF_VALUE_NAMES",
@@ -50,41 +50,41 @@ def random_policy(state, player, legal, n_legal, params, rng):
 def _with(p, rng):
     """BET with probability ``p`` (clipped to 0..1), else PASS; draws only when 0 < p < 1."""
     if p <= 0.0:
-        return C.PASS
+        return core.PASS
     if p >= 1.0:
-        return C.BET
-    return C.BET if rand_float(rng, 0) < p else C.PASS
+        return core.BET
+    return core.BET if rand_float(rng, 0) < p else core.PASS
 
 
 @njit(cache=True)
 def heuristic_policy(state, player, legal, n_legal, params, rng):
     """Kuhn's equilibrium family (module docstring); reads only ``player``'s card and the
     betting. ``params``: ``(alpha, p1_bluff, p1_call_queen)``."""
-    card = state[C.CARD + player]
-    k = state[C.HLEN]
-    facing_bet = k > 0 and state[C.HIST + k - 1] == C.BET
+    card = state[core.CARD + player]
+    k = state[core.HLEN]
+    facing_bet = k > 0 and state[core.HIST + k - 1] == core.BET
     alpha = params[0]
     if player == 0:
         if not facing_bet:  # the first action
             if card == 0:
                 return _with(alpha, rng)
             if card == 1:
-                return C.PASS
+                return core.PASS
             return _with(3.0 * alpha, rng)
         if card == 0:
-            return C.PASS
+            return core.PASS
         if card == 1:
             return _with(alpha + 1.0 / 3.0, rng)
-        return C.BET
+        return core.BET
     if not facing_bet:  # after a check
         if card == 0:
             return _with(params[1], rng)
-        return C.PASS if card == 1 else C.BET
+        return core.PASS if card == 1 else core.BET
     if card == 0:
-        return C.PASS
+        return core.PASS
     if card == 1:
         return _with(params[2], rng)
-    return C.BET
+    return core.BET
 
 
 @njit(cache=True)
@@ -112,8 +112,8 @@ SEARCH_HORIZON = 2
 @njit(cache=True)
 def leaf_value(s, w, out):
     """Each player's chips won at the end of the game times ``w[0]`` (0 before the end)."""
-    out[0] = w[0] * s[C.RET]
-    out[1] = w[0] * s[C.RET + 1]
+    out[0] = w[0] * s[core.RET]
+    out[1] = w[0] * s[core.RET + 1]
     for p in range(2, out.shape[0]):
         out[p] = 0.0
 

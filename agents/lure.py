@@ -54,8 +54,8 @@ from agents.search import relative_to_mean
 from engines import dice
 from engines.protocol import chance
 from engines.lure import config as CFG
-from engines.lure import core as C
-from engines.lure import decks as D
+from engines.lure import core
+from engines.lure import decks
 
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "PARAM_NAMES", "KIND_RANDOM",
            "KIND_HEURISTIC", "GREEDY_PARAMS", "HEURISTIC_PARAMS", "CAUTIOUS_PARAMS",
@@ -174,33 +174,33 @@ def _opp_loadout(m, deep):
 
 
 # plan_cast stays one function: split into named steps (the opponents' survival model, the
-# usable plans, each loadout's values, its best plan), even inlined, it measured 4-10% fewer
-# heuristic games per second in the same-run comparison (issue 28).
+# usable plans, each loadout's values, its best plan), even inlined, it measured fewer
+# heuristic games per second in the same-run comparison (docs/benchmarks.md).
 @njit(cache=True)
 def plan_cast(state, p, params, aux):
     """The heuristic family's whole cast for seat ``p`` this round, packed as ``n_d6 | spec <<
     3 | sum(count[k] << (6 + 5 k))`` (tokens per kind). Reads the table, ``p``'s own tokens
     (held + cast so far), the special dice available, the final-round flag and the other
     players' dice count of last round (module docstring for the value maximized)."""
-    b = C.PB + p * C.PSTRIDE
+    b = core.PB + p * core.PSTRIDE
     caution = params[0]
     d6_cost = params[1]
-    spec_cost = params[2] * (params[7] if state[C.H_FINAL] else 1.0)
+    spec_cost = params[2] * (params[7] if state[core.H_FINAL] else 1.0)
     lure_cost = params[3]
     empty_value = params[4]
     pressure = params[5]
     min_p = params[6]
-    nt = state[C.H_NTABLE]
-    np_ = state[C.H_NP]
-    deep = state[C.H_DEEP]
-    avail = C.available_specials(state, p)
-    boost_pts = C.cfg_of(state, CFG.C_BOOST_POINTS)
-    fw = np.empty(C.MAXC * 9 + 2 * dice.N_PLANS + C.MAXC)
-    surv = fw[:C.MAXC * 9].reshape((C.MAXC, 9))
-    evs = fw[C.MAXC * 9:C.MAXC * 9 + dice.N_PLANS]
-    miss = fw[C.MAXC * 9 + dice.N_PLANS:C.MAXC * 9 + 2 * dice.N_PLANS]
-    pts = fw[C.MAXC * 9 + 2 * dice.N_PLANS:]
-    iw = np.zeros(3 * dice.N_PLANS + C.MAXC, np.int64)
+    nt = state[core.H_NTABLE]
+    np_ = state[core.H_NP]
+    deep = state[core.H_DEEP]
+    avail = core.available_specials(state, p)
+    boost_pts = core.cfg_of(state, CFG.C_BOOST_POINTS)
+    fw = np.empty(core.MAXC * 9 + 2 * dice.N_PLANS + core.MAXC)
+    surv = fw[:core.MAXC * 9].reshape((core.MAXC, 9))
+    evs = fw[core.MAXC * 9:core.MAXC * 9 + dice.N_PLANS]
+    miss = fw[core.MAXC * 9 + dice.N_PLANS:core.MAXC * 9 + 2 * dice.N_PLANS]
+    pts = fw[core.MAXC * 9 + 2 * dice.N_PLANS:]
+    iw = np.zeros(3 * dice.N_PLANS + core.MAXC, np.int64)
     usable = iw[:dice.N_PLANS]
     nl = iw[dice.N_PLANS:2 * dice.N_PLANS]
     cols = iw[2 * dice.N_PLANS:3 * dice.N_PLANS]
@@ -213,23 +213,23 @@ def plan_cast(state, p, params, aux):
         for j in range(np_):
             if j == p:
                 continue
-            m = state[C.PB + j * C.PSTRIDE + C.P_LAST_NDICE]
+            m = state[core.PB + j * core.PSTRIDE + core.P_LAST_NDICE]
             if m < 0:
                 m = OPPONENT_DEFAULT_DICE
             m6, sp = _opp_loadout(m, deep)
             for i in range(nt):
-                c = state[C.TABLE + i]
+                c = state[core.TABLE + i]
                 q = pressure * aux[(c * 6 + m6) * ROW + sp * dice.N_PLANS + dice.PLAN_NONE]
                 if q <= 0.0:
                     continue
-                stub = (C.cond_flags(state, c) & dice.F_STUBBORN) != 0
+                stub = (core.cond_flags(state, c) & dice.F_STUBBORN) != 0
                 for nd in range(9):
                     if (stub and m > nd) or ((not stub) and m < nd):
                         surv[i, nd] *= 1.0 - q
                     elif m == nd:
                         surv[i, nd] *= 1.0 - 0.5 * q
-    held_adj = state[b + C.P_HELD + C.K_ADJ] + state[b + C.P_CAST + C.K_ADJ]
-    held_boost = state[b + C.P_HELD + C.K_BOOST] + state[b + C.P_CAST + C.K_BOOST]
+    held_adj = state[b + core.P_HELD + core.K_ADJ] + state[b + core.P_CAST + core.K_ADJ]
+    held_boost = state[b + core.P_HELD + core.K_BOOST] + state[b + core.P_CAST + core.K_BOOST]
     # which plans this player can play, and the tokens each costs
     usable[dice.PLAN_NONE] = 1
     usable[dice.PLAN_ADJ1] = held_adj >= 1
@@ -237,7 +237,8 @@ def plan_cast(state, p, params, aux):
     nl[dice.PLAN_ADJ1] = 1
     nl[dice.PLAN_ADJ2] = 2
     for x in range(6):
-        usable[dice.PLAN_X1 + x] = state[b + C.P_HELD + 1 + x] + state[b + C.P_CAST + 1 + x] >= 1
+        usable[dice.PLAN_X1 + x] = (state[b + core.P_HELD + 1 + x]
+                                    + state[b + core.P_CAST + 1 + x] >= 1)
         nl[dice.PLAN_X1 + x] = 1
     # the table columns needed: usable plans, plus the boost column when boosts are held
     ncol = 0
@@ -246,8 +247,8 @@ def plan_cast(state, p, params, aux):
             cols[ncol] = q
             ncol += 1
     for i in range(nt):
-        pts[i] = C.card_info(state, state[C.TABLE + i], D.I_POINTS)
-        tcard[i] = state[C.TABLE + i] * 6 * ROW
+        pts[i] = core.card_info(state, state[core.TABLE + i], decks.I_POINTS)
+        tcard[i] = state[core.TABLE + i] * 6 * ROW
     plain = caution == 0.0 and min_p <= 0.0
     best = -1e300
     bn6 = 0
@@ -258,7 +259,7 @@ def plan_cast(state, p, params, aux):
         for spec in range(8):
             if spec & ~avail:
                 continue
-            nsp = C.popcount3(spec)
+            nsp = core.popcount3(spec)
             nd = n6 + nsp
             base_cost = d6_cost * n6 + spec_cost * nsp
             evs[:] = 0.0
@@ -306,7 +307,7 @@ def plan_cast(state, p, params, aux):
         a |= 2 << 6
     elif bplan >= dice.PLAN_X1:
         a |= 1 << (6 + 5 * (1 + bplan - dice.PLAN_X1))
-    a |= min(bboost, 31) << (6 + 5 * C.K_BOOST)
+    a |= min(bboost, 31) << (6 + 5 * core.K_BOOST)
     return a
 
 
@@ -314,13 +315,13 @@ def plan_cast(state, p, params, aux):
 def _adjust_value(state, p, conds, vals, counts):
     """Points of the table's fish met by seat ``p`` when its dice show ``vals`` (per slot, -1
     unused) with its extra-die lures (a lure was used: it played adjusts)."""
-    b = C.PB + p * C.PSTRIDE
+    b = core.PB + p * core.PSTRIDE
     counts[:] = 0
     total = 0
     maxc = 0
     odd = True
     even = True
-    for t in range(C.NSLOT):
+    for t in range(core.NSLOT):
         v = vals[t]
         if v >= 0:
             total += v
@@ -331,7 +332,7 @@ def _adjust_value(state, p, conds, vals, counts):
             else:
                 odd = False
     for v in range(1, 7):
-        n = state[b + C.P_CAST + v]
+        n = state[b + core.P_CAST + v]
         if n > 0:
             total += v * n
             counts[v] += n
@@ -340,12 +341,12 @@ def _adjust_value(state, p, conds, vals, counts):
                 even = False
             else:
                 odd = False
-    nspec = C.popcount3(state[b + C.P_SPEC])
+    nspec = core.popcount3(state[b + core.P_SPEC])
     val = 0.0
-    for i in range(state[C.H_NTABLE]):
-        c = state[C.TABLE + i]
+    for i in range(state[core.H_NTABLE]):
+        c = state[core.TABLE + i]
         if dice.condition_met(conds, c, total, maxc, odd, even, nspec, True, counts):
-            val += C.card_info(state, c, D.I_POINTS)
+            val += core.card_info(state, c, decks.I_POINTS)
     return val
 
 
@@ -360,39 +361,39 @@ def plan_adjust(state, p):
     depth-first order (slot 0 first, most negative first), of the most points of the table's
     fish met, among those of at most ``min(k, 3)`` steps from the raw roll (``k`` the adjusts
     played; with the parity of ``k`` when adjusts must be used) that stay on the faces."""
-    b = C.PB + p * C.PSTRIDE
-    k = state[b + C.P_CAST + C.K_ADJ]
-    allow = C.cfg_of(state, CFG.C_ADJ_UNUSED) != 0
+    b = core.PB + p * core.PSTRIDE
+    k = state[b + core.P_CAST + core.K_ADJ]
+    allow = core.cfg_of(state, CFG.C_ADJ_UNUSED) != 0
     kk = k
     if kk > MAX_ADJUST_SEARCH:
         kk = MAX_ADJUST_SEARCH if (allow or (k - MAX_ADJUST_SEARCH) % 2 == 0) else \
             MAX_ADJUST_SEARCH - 1
     need = (not allow)
-    conds = C.conds_of(state)
-    wk = np.empty(4 * C.NSLOT + dice.MAX_VALUE + 1, np.int64)
-    slots = wk[:C.NSLOT]
-    lo = wk[C.NSLOT:2 * C.NSLOT]
-    hi = wk[2 * C.NSLOT:3 * C.NSLOT]
-    vals = wk[3 * C.NSLOT:4 * C.NSLOT]
-    counts = wk[4 * C.NSLOT:]
+    conds = core.conds_of(state)
+    wk = np.empty(4 * core.NSLOT + dice.MAX_VALUE + 1, np.int64)
+    slots = wk[:core.NSLOT]
+    lo = wk[core.NSLOT:2 * core.NSLOT]
+    hi = wk[2 * core.NSLOT:3 * core.NSLOT]
+    vals = wk[3 * core.NSLOT:4 * core.NSLOT]
+    counts = wk[4 * core.NSLOT:]
     nd = 0
-    for t in range(C.NSLOT):
-        v = state[b + C.P_RAW + t]
+    for t in range(core.NSLOT):
+        v = state[b + core.P_RAW + t]
         vals[t] = v
         if v >= 0:
             slots[nd] = t
             lo[nd] = 1 - v
-            hi[nd] = C.SLOT_FACES[t] - v
+            hi[nd] = core.SLOT_FACES[t] - v
             nd += 1
     if nd == 0:
         return 0
-    buf = np.empty((_MAX_ADJUST_VECTORS, C.NSLOT), np.int64)
+    buf = np.empty((_MAX_ADJUST_VECTORS, core.NSLOT), np.int64)
     nvec = dice.enumerate_deltas(lo, hi, nd, kk, need, buf)
     best = -1.0
     btarget = 0
     for t in range(nvec):  # depth-first order: the first best vector wins ties
         for i in range(nd):
-            vals[slots[i]] = state[b + C.P_RAW + slots[i]] + buf[t, i]
+            vals[slots[i]] = state[b + core.P_RAW + slots[i]] + buf[t, i]
         val = _adjust_value(state, p, conds, vals, counts)
         if val > best:
             best = val
@@ -407,45 +408,45 @@ def heuristic_policy(state, player, legal, n_legal, params, aux, rng):
     """The heuristic family (module docstring) for seat ``player``: emits the cast planned at
     its first cast decision and the adjust target planned at its first adjust decision, both
     kept in ``rng[1:5]`` keyed by the round. Returns one of ``legal[:n_legal]``."""
-    b = C.PB + player * C.PSTRIDE
-    rnd = state[C.H_ROUND]
-    if state[C.H_PHASE] == C.PH_CAST:
+    b = core.PB + player * core.PSTRIDE
+    rnd = state[core.H_ROUND]
+    if state[core.H_PHASE] == core.PH_CAST:
         if rng[M_CAST_KEY] != rnd:
             rng[M_CAST_PLAN] = plan_cast(state, player, params, aux)
             rng[M_CAST_KEY] = rnd
         plan = rng[M_CAST_PLAN]
-        step = state[b + C.P_CSTEP]
-        if step == C.CS_D6:
-            return C.A_CAST_D6 + (plan & 7)
-        if step == C.CS_SPECIAL:
-            return C.A_SPECIAL + ((plan >> 3) & 7 & C.available_specials(state, player))
-        for k in range(state[b + C.P_LASTK], C.NK):
-            if (state[b + C.P_CAST + k] < ((plan >> (6 + 5 * k)) & 31)
-                    and state[b + C.P_HELD + k] > 0):
-                return C.A_LURE + k
-        return C.A_FINISH
+        step = state[b + core.P_CSTEP]
+        if step == core.CS_D6:
+            return core.A_CAST_D6 + (plan & 7)
+        if step == core.CS_SPECIAL:
+            return core.A_SPECIAL + ((plan >> 3) & 7 & core.available_specials(state, player))
+        for k in range(state[b + core.P_LASTK], core.NK):
+            if (state[b + core.P_CAST + k] < ((plan >> (6 + 5 * k)) & 31)
+                    and state[b + core.P_HELD + k] > 0):
+                return core.A_LURE + k
+        return core.A_FINISH
     if rng[M_ADJ_KEY] != rnd:
         rng[M_ADJ_TARGET] = plan_adjust(state, player)
         rng[M_ADJ_KEY] = rnd
     target = rng[M_ADJ_TARGET]
     first = -1
-    for t in range(C.NSLOT):
-        if state[b + C.P_RAW + t] < 0:
+    for t in range(core.NSLOT):
+        if state[b + core.P_RAW + t] < 0:
             continue
         if first < 0:
             first = t
-        v = state[b + C.P_DICE + t]
+        v = state[b + core.P_DICE + t]
         want = (target >> (5 * t)) & 31
         if v < want:
-            return C.A_ADJUST + 2 * t
+            return core.A_ADJUST + 2 * t
         if v > want:
-            return C.A_ADJUST + 2 * t + 1
-    if C.cfg_of(state, CFG.C_ADJ_UNUSED) != 0:
-        return C.A_STOP
+            return core.A_ADJUST + 2 * t + 1
+    if core.cfg_of(state, CFG.C_ADJ_UNUSED) != 0:
+        return core.A_STOP
     # adjusts must be used: a step away from the target (the next decision steps back)
-    if state[b + C.P_DICE + first] < C.SLOT_FACES[first]:
-        return C.A_ADJUST + 2 * first
-    return C.A_ADJUST + 2 * first + 1
+    if state[b + core.P_DICE + first] < core.SLOT_FACES[first]:
+        return core.A_ADJUST + 2 * first
+    return core.A_ADJUST + 2 * first + 1
 
 
 # ---------------------------------------------------------------- leaf value (agents.search)
@@ -462,25 +463,25 @@ def leaf_value(s, w, out):
     """Each seat's value of state ``s`` into ``out`` (``float64 (MAX_PLAYERS,)``), relative to
     the mean of the seats (a competitive game), with the weights :data:`LEAF_VALUE_NAMES`, for
     the rollouts of :mod:`agents.search` stopped at a horizon. Reads only public counts."""
-    n = s[C.H_NP]
-    over = s[C.H_PHASE] == C.PH_END
+    n = s[core.H_NP]
+    over = s[core.H_PHASE] == core.PH_END
     maxt = 0
     nw = 0
     for p in range(n):
-        maxt = max(maxt, s[C.PB + p * C.PSTRIDE + C.P_TROPHY])
-        nw += s[C.PB + p * C.PSTRIDE + C.P_WIN]
+        maxt = max(maxt, s[core.PB + p * core.PSTRIDE + core.P_TROPHY])
+        nw += s[core.PB + p * core.PSTRIDE + core.P_WIN]
     for p in range(n):
-        b = C.PB + p * C.PSTRIDE
-        tokens = s[b + C.P_NHELD]
-        for k in range(C.NK):
-            tokens += s[b + C.P_CAST + k]
+        b = core.PB + p * core.PSTRIDE
+        tokens = s[b + core.P_NHELD]
+        for k in range(core.NK):
+            tokens += s[b + core.P_CAST + k]
         if over:
-            v = w[0] * s[b + C.P_SCORE] + w[2] * s[b + C.P_WIN] / max(nw, 1)
+            v = w[0] * s[b + core.P_SCORE] + w[2] * s[b + core.P_WIN] / max(nw, 1)
         else:
-            sc = (s[b + C.P_POINTS] + C.cfg_of(s, CFG.C_BOOST_POINTS) * s[b + C.P_KEPT]
-                  + C.cfg_of(s, CFG.C_UNUSED_LURE_POINTS) * tokens)
-            if s[C.H_DEEP] and maxt > 0 and s[b + C.P_TROPHY] == maxt:
-                sc += C.cfg_of(s, CFG.C_TROPHY_BONUS)
+            sc = (s[b + core.P_POINTS] + core.cfg_of(s, CFG.C_BOOST_POINTS) * s[b + core.P_KEPT]
+                  + core.cfg_of(s, CFG.C_UNUSED_LURE_POINTS) * tokens)
+            if s[core.H_DEEP] and maxt > 0 and s[b + core.P_TROPHY] == maxt:
+                sc += core.cfg_of(s, CFG.C_TROPHY_BONUS)
             v = w[0] * sc + w[1] * tokens
         out[p] = v
     relative_to_mean(out, n)

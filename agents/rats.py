@@ -39,7 +39,7 @@ from agents.policy import PolicySpec
 from agents.stack_arrays import stack_i64
 from agents.search import relative_to_mean
 from engines.protocol.chance import rand_below
-from engines.rats import core as C
+from engines.rats import core
 from engines.rats.core import (
     CARD_BITS,
     CFG_ACE_HIGH,
@@ -349,13 +349,13 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
     ``chosen`` (a lead being built). Returns -1 if no lead fits."""
     if mode != _MODE_GREEDY and kind < 0:
         # the singles come first in generate_leads: when no longer lead can pass the best
-        # single, the plan is that single without listing the other leads (issue 29: with
-        # the default weights, whose single bonus no longer lead reaches, the listing was
-        # two fifths of a heuristic game)
+        # single, the plan is that single without listing the other leads (with the default
+        # weights, whose single bonus no longer lead reaches, the listing dominated a
+        # heuristic game)
         best, bs = _best_single(hand, params)
         if best >= 0 and _longer_bound(hand, params) <= bs:
             return best
-    buf = stack_i64(_MAX_LEADS)  # 64 KB in this frame: no malloc per plan (issue 29)
+    buf = stack_i64(_MAX_LEADS)  # 64 KB in this frame: no malloc per plan
     n = generate_leads(hand, ace_high, buf)
     low = upto(last)
     best = np.int64(-1)
@@ -383,7 +383,7 @@ def plan_lead(hand, ace_high, mode, params, kind, chosen, last):
                 bs = s
         else:
             # a lead whose bound cannot pass the best skips lead_strength (sequence reading, a
-            # tenth of a decision; issue 29)
+            # costly part of a decision)
             if best >= 0 and _score_bound(popcount(m), popcount(m & JOKER_BITS),
                                           (a >> KIND_SHIFT) == KIND_SINGLE, params) <= bs:
                 continue
@@ -516,17 +516,17 @@ def leaf_value(s, w, out):
     to the mean of the seats (a competitive game), with the weights :data:`LEAF_VALUE_NAMES`:
     at the end of the game ``w[0]`` times the seat's win share, else its survival and the sizes
     of its piles (public counts)."""
-    n = s[C.N_PLAYERS]
-    over = s[C.PHASE] == C.PHASE_OVER
+    n = s[core.N_PLAYERS]
+    over = s[core.PHASE] == core.PHASE_OVER
     for p in range(n):
         if over:
-            v = w[0] * (s[C.WINNER + p] / s[C.N_WINNERS] if s[C.N_WINNERS] > 0 else 0.0)
-        elif s[C.ALIVE + p] == 0:
+            v = w[0] * (s[core.WINNER + p] / s[core.N_WINNERS] if s[core.N_WINNERS] > 0 else 0.0)
+        elif s[core.ALIVE + p] == 0:
             v = 0.0
         else:
-            capt = C.popcount(s[C.CAPT + p])
+            capt = core.popcount(s[core.CAPT + p])
             v = (w[1] + (w[2] if capt > 0 else 0.0) + w[3] * capt
-                 + w[4] * C.popcount(s[C.ASIDE + p]) + w[5] * C.popcount(s[C.HAND + p]))
+                 + w[4] * core.popcount(s[core.ASIDE + p]) + w[5] * core.popcount(s[core.HAND + p]))
         out[p] = v
     relative_to_mean(out, n)
 

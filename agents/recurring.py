@@ -24,7 +24,7 @@ from agents.contract import lazy_feature_hooks
 from agents.policy import PolicySpec
 from agents.search import relative_to_mean
 from engines.protocol import chance
-from engines.recurring import core as C
+from engines.recurring import core
 from engines.recurring.core import BLOCK, HAND, PASS, R, TABLE_COUNT, TABLE_NUM, play_strength
 
 __all__ = ["SPECS", "act", "make_aux", "PARAMS_WIDTH", "RANDOM", "GREEDY", "HEURISTIC",
@@ -169,12 +169,12 @@ def leaf_value(s, w, out):
     to the mean of the seats (a competitive game): the points banked so far (the final points
     at the end of the game) with the weights :data:`LEAF_VALUE_NAMES`. Reads only public
     counts (hand sizes, score piles, the R counts of one's own hand are not used)."""
-    n = s[C.N_PLAYERS]
+    n = s[core.N_PLAYERS]
     for p in range(n):
-        v = w[0] * C.points_of(s, p)
-        if s[C.PHASE] != C.PHASE_OVER:
-            v -= w[1] * s[C.HAND + C.BLOCK * p]
-            v += w[2] * s[C.EMPTIED + p]
+        v = w[0] * core.points_of(s, p)
+        if s[core.PHASE] != core.PHASE_OVER:
+            v -= w[1] * s[core.HAND + core.BLOCK * p]
+            v += w[2] * s[core.EMPTIED + p]
         out[p] = v
     relative_to_mean(out, n)
 

@@ -29,7 +29,7 @@ from numba import njit
 
 from agents.recurring import heuristic_score
 from agents.stack_arrays import stack_f32, stack_i64
-from engines.recurring import core as C
+from engines.recurring import core
 
 __all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION",
            "action_features"]
@@ -68,13 +68,13 @@ of a stronger number or with one card more, that surely can (known cards), wheth
 
 N_STATE = len(STATE_FEATURE_NAMES)
 N_ACTION = len(ACTION_FEATURE_NAMES)
-_NV = C.N_NUMBERS + 1  # per-number arrays indexed 1..10 (R = 10)
-_MAXP = C.MAX_PLAYERS
-_A_NUM = N_ACTION - C.N_NUMBERS
+_NV = core.N_NUMBERS + 1  # per-number arrays indexed 1..10 (R = 10)
+_MAXP = core.MAX_PLAYERS
+_A_NUM = N_ACTION - core.N_NUMBERS
 _S_HAND = 20
-_S_UNSEEN = _S_HAND + C.N_NUMBERS
+_S_UNSEEN = _S_HAND + core.N_NUMBERS
 _REACH = _MAXP * _NV
-_MAX_LEGAL = C.MAX_LEGAL
+_MAX_LEGAL = core.MAX_LEGAL
 
 
 @njit(cache=True)
@@ -84,21 +84,21 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     (ReCURRRing, :mod:`engines.recurring.core`); ``params``: the heuristic's parameter vector
     (:data:`agents.recurring.HEURISTIC_DEFAULT`); ``rng`` unused. Module docstring for what
     each feature is and why it is fair."""
-    n = s[C.N_PLAYERS]
-    mine = C.HAND + C.BLOCK * player
-    tv = s[C.TABLE_NUM]
-    tk = s[C.TABLE_COUNT]
-    owner = s[C.TABLE_OWNER]
+    n = s[core.N_PLAYERS]
+    mine = core.HAND + core.BLOCK * player
+    tv = s[core.TABLE_NUM]
+    tk = s[core.TABLE_COUNT]
+    owner = s[core.TABLE_OWNER]
     # the unseen cards of each number, and what each opponent is known to hold
     unseen = stack_i64(_NV)
     known_total = 0
     for v in range(1, _NV):
-        u = s[C.IN_PLAY + v] - s[mine + v]
+        u = s[core.IN_PLAY + v] - s[mine + v]
         for q in range(n):
-            u -= s[C.SCORE + C.BLOCK * q + v] + s[C.FACEDOWN + C.BLOCK * q + v]
+            u -= s[core.SCORE + core.BLOCK * q + v] + s[core.FACEDOWN + core.BLOCK * q + v]
             if q != player:
-                u -= s[C.KNOWN + C.BLOCK * q + v]
-                known_total += s[C.KNOWN + C.BLOCK * q + v]
+                u -= s[core.KNOWN + core.BLOCK * q + v]
+                known_total += s[core.KNOWN + core.BLOCK * q + v]
         if v == tv:
             u -= tk
         unseen[v] = u
@@ -112,10 +112,10 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     next_hand = 0
     for i in range(1, n):
         q = (player + i) % n
-        hq = s[C.HAND + C.BLOCK * q]
+        hq = s[core.HAND + core.BLOCK * q]
         if hq > 0 and hq < min_hand:
             min_hand = hq
-        if s[C.PASSED + q] == 0 and hq > 0:
+        if s[core.PASSED + q] == 0 and hq > 0:
             if na == 0:
                 next_hand = hq
             active[na] = q
@@ -129,8 +129,8 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     known_reach = stack_i64(_REACH)
     for t in range(na):
         q = active[t]
-        kb = C.KNOWN + C.BLOCK * q
-        hidden = s[C.HAND + C.BLOCK * q] - s[kb]
+        kb = core.KNOWN + core.BLOCK * q
+        hidden = s[core.HAND + core.BLOCK * q] - s[kb]
         o = t * _NV
         best_may = 0
         best_kn = 0
@@ -145,11 +145,11 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
                 best_kn = kn
         reach[o] = best_may
         known_reach[o] = best_kn
-    my_pts = C.points_of(s, player)
+    my_pts = core.points_of(s, player)
     best_other = 0
     for q in range(n):
         if q != player:
-            pq = C.points_of(s, q)
+            pq = core.points_of(s, q)
             if pq > best_other:
                 best_other = pq
     hand = s[mine]
@@ -158,18 +158,18 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         state_out[i] = 0.0
     state_out[n - 3] = 1.0
     state_out[3] = hand / 13.0
-    state_out[4] = s[mine + C.R] / 4.0
+    state_out[4] = s[mine + core.R] / 4.0
     state_out[5] = my_pts / 20.0
     state_out[6] = (my_pts - best_other) / 10.0
     state_out[7] = 1.0 if tv == 0 else 0.0
     state_out[8] = tk / 6.0
     state_out[9] = (10 - tv) / 9.0 if tv != 0 else 0.0
-    state_out[10] = 1.0 if tv == C.R else 0.0
-    state_out[11] = tk / 6.0 if (tv != 0 and tv != C.R) else 0.0
+    state_out[10] = 1.0 if tv == core.R else 0.0
+    state_out[11] = tk / 6.0 if (tv != 0 and tv != core.R) else 0.0
     state_out[12] = 1.0 if owner == player else 0.0
     state_out[13] = na / 4.0
-    state_out[14] = s[C.FINAL]
-    state_out[15] = s[C.ROUNDS_DONE] / 20.0
+    state_out[14] = s[core.FINAL]
+    state_out[15] = s[core.ROUNDS_DONE] / 20.0
     state_out[16] = min_hand / 13.0
     state_out[17] = next_hand / 13.0
     state_out[18] = unseen_total / 40.0
@@ -201,22 +201,22 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             if vals[j] > x:
                 better += 1
         row[13] = better / n_legal
-        if a == C.PASS:
+        if a == core.PASS:
             row[0] = 1.0
-            row[8] = tk / 6.0 if tv != C.R else 0.0
+            row[8] = tk / 6.0 if tv != core.R else 0.0
             row[6] = hand / 13.0
             continue
         v = a & 15
         k = a >> 4
         row[1] = k / 6.0
         row[2] = (10 - v) / 9.0
-        row[3] = 1.0 if v == C.R else 0.0
+        row[3] = 1.0 if v == core.R else 0.0
         row[4] = (s[mine + v] - k) / 4.0
         empties = hand == k
         row[5] = tk / 6.0 if not empties else 0.0
         row[6] = (hand - k + (tk if not empties else 0)) / 13.0
         row[7] = 1.0 if empties else 0.0
-        row[9] = k / 6.0 if v != C.R else 0.0
+        row[9] = k / 6.0 if v != core.R else 0.0
         # who of the opponents still in the round may beat (k, v), who surely can
         same = 0
         more = 0

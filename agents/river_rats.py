@@ -36,7 +36,7 @@ market card is taken for a slot; ``b_gt2``/``b_gt1`` chance to beat the Rat when
 ``max_reveals`` (expert), ``p_new_pair`` (chance per slot of a pair of a new rank),
 ``t_remove`` (advanced joker).
 
-Speed (issue 13; ``heuristic`` is also the rollout policy of the search agents): a decision
+Speed (``heuristic`` is also the rollout policy of the search agents): a decision
 builds the acting player's context once (:func:`build_context`, straight from the piles it may
 see), then scores only what its legal actions need, each score once (:func:`_values`: the
 collective hand as it is, and with each card of the hand or market added, memoized per
@@ -63,7 +63,7 @@ from agents.stack_arrays import stack_f64, stack_i64
 from engines.protocol.bits import high_bit, popcount
 from engines.protocol.chance import rand_below
 from engines.poker import eval_hand
-from engines.river_rats import core as C
+from engines.river_rats import core
 
 __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
            "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "TABLE_ORDER_POLICIES",
@@ -137,7 +137,7 @@ _MARGIN = 1.0 + 1e-9  # a computed _tail exceeds 1 by rounding only, far less th
 # table order (_argmax)
 W_SM, W_NJ, W_NUNK, W_NC, W_NH, W_H, W_DECKTOP, W_MEMO = 32, 33, 34, 35, 36, 37, 45, 46
 W_ORDER = 48
-_MAX_LEGAL = C.MAX_LEGAL  # a module-level int: a compile-time constant for stack_i64
+_MAX_LEGAL = core.MAX_LEGAL  # a module-level int: a compile-time constant for stack_i64
 W_SIZE = W_ORDER + _MAX_LEGAL
 
 
@@ -177,27 +177,27 @@ def build_context(s, player, peek, prm, ctx, w):
     nj = 0
     nknown = 0
     nr = 0
-    hb = C.hand_base(player)
+    hb = core.hand_base(player)
     nh = s[hb]
     for i in range(nh):
         c = s[hb + 1 + i]
         w[W_H + i] = c
         if c < 52:
             seen |= _bit(c)
-    for i in range(s[C.MARKET]):
-        seen |= _bit(s[C.MARKET + 1 + i])
-    _count_pile(s, C.MARKET, ctx, -1, CX_MS, CX_MR)
-    fd = s[C.COLL_FD] == 1
-    for i in range(s[C.COLL]):
-        c = s[C.COLL + 1 + i]
+    for i in range(s[core.MARKET]):
+        seen |= _bit(s[core.MARKET + 1 + i])
+    _count_pile(s, core.MARKET, ctx, -1, CX_MS, CX_MR)
+    fd = s[core.COLL_FD] == 1
+    for i in range(s[core.COLL]):
+        c = s[core.COLL + 1 + i]
         if c >= 52:
             nj += 1
-        elif i > 0 or not fd or peek or s[C.FD_OWNER] == player:
+        elif i > 0 or not fd or peek or s[core.FD_OWNER] == player:
             sm |= _bit(c)
             seen |= _bit(c)
             nknown += 1
-    for i in range(s[C.REVEAL]):
-        c = s[C.REVEAL + 1 + i]
+    for i in range(s[core.REVEAL]):
+        c = s[core.REVEAL + 1 + i]
         if c >= 52:
             nj += 1
         else:
@@ -205,9 +205,9 @@ def build_context(s, player, peek, prm, ctx, w):
             seen |= _bit(c)
             nknown += 1
     nfd = 0
-    for i in range(s[C.RAT]):
-        c = s[C.RAT + 1 + i]
-        if s[C.RAT_UP + i] == 1:
+    for i in range(s[core.RAT]):
+        c = s[core.RAT + 1 + i]
+        if s[core.RAT_UP + i] == 1:
             seen |= _bit(c)
             if not peek:
                 w[nr] = c
@@ -217,20 +217,20 @@ def build_context(s, player, peek, prm, ctx, w):
     w[W_DECKTOP] = -1
     if peek:
         # the pool of cards still to come: deck and discard pile; other hands count as outs
-        _count_pile(s, C.DECK, ctx, CX_U, CX_US, CX_UR)
-        _count_pile(s, C.DISCARD, ctx, CX_U, CX_US, CX_UR)
-        for q in range(s[C.N_PLAYERS]):
+        _count_pile(s, core.DECK, ctx, CX_U, CX_US, CX_UR)
+        _count_pile(s, core.DISCARD, ctx, CX_U, CX_US, CX_UR)
+        for q in range(s[core.N_PLAYERS]):
             if q != player:
-                _count_pile(s, C.hand_base(q), ctx, -1, CX_MS, CX_MR)
-        for i in range(s[C.RAT]):
-            w[nr] = s[C.RAT + 1 + i]
+                _count_pile(s, core.hand_base(q), ctx, -1, CX_MS, CX_MR)
+        for i in range(s[core.RAT]):
+            w[nr] = s[core.RAT + 1 + i]
             nr += 1
-        if s[C.DECK] > 0:
-            w[W_DECKTOP] = s[C.DECK + s[C.DECK]]
+        if s[core.DECK] > 0:
+            w[W_DECKTOP] = s[core.DECK + s[core.DECK]]
     else:
-        if s[C.PRED_CARD] >= 0:
-            seen |= _bit(s[C.PRED_CARD])
-        for b in (C.CHARS, C.OUT):
+        if s[core.PRED_CARD] >= 0:
+            seen |= _bit(s[core.PRED_CARD])
+        for b in (core.CHARS, core.OUT):
             for i in range(s[b]):
                 c = s[b + 1 + i]
                 if c < 52:
@@ -242,11 +242,11 @@ def build_context(s, player, peek, prm, ctx, w):
         for r in range(13):
             ctx[CX_UR + r] = 4 - (((seen >> r) & 1) + ((seen >> (16 + r)) & 1)
                                   + ((seen >> (32 + r)) & 1) + ((seen >> (48 + r)) & 1))
-    ncoll = s[C.COLL] + s[C.REVEAL]
-    ctx[CX_T] = s[C.TARGET]
-    pred = s[C.PRED_CAT]
-    ctx[CX_PRED] = pred if (pred >= 0 and s[C.JSUP] > 0) else -1
-    ctx[CX_MATCH] = s[C.C_MATCH]
+    ncoll = s[core.COLL] + s[core.REVEAL]
+    ctx[CX_T] = s[core.TARGET]
+    pred = s[core.PRED_CAT]
+    ctx[CX_PRED] = pred if (pred >= 0 and s[core.JSUP] > 0) else -1
+    ctx[CX_MATCH] = s[core.C_MATCH]
     ctx[CX_PEEK] = 1.0 if peek else 0.0
     _set_rat(ctx, prm, eval_hand(w, nr, 1) if nr >= 5 else 0.0)
     ctx[CX_NFD] = nfd
@@ -655,7 +655,7 @@ F_BASE = F_ADD + 53
 score after playing a hand card (:func:`_best_play`)."""
 F_VALS = F_BASE + 2
 """``f[F_VALS + i]``: the value of legal action ``i``."""
-F_SIZE = F_VALS + C.MAX_LEGAL
+F_SIZE = F_VALS + core.MAX_LEGAL
 M_BASE, M_BEST_PLAY = 53, 54
 """Bits of ``w[W_MEMO]``: bit ``k`` set once ``f[F_ADD + k]`` is computed (``k`` < 53), bit
 ``M_BASE`` / ``M_BEST_PLAY`` once ``f[F_BASE]`` / ``f[F_BASE + 1]`` is."""
@@ -711,9 +711,9 @@ def _best_play_memo(f, w, L, prm):
 def _rat_without(s, slot, peek, w):
     """The Rat's (face-up, or all if ``peek``) best strength without its card at ``slot``."""
     n = 0
-    for i in range(s[C.RAT]):
-        if i != slot and (peek or s[C.RAT_UP + i] == 1):
-            w[n] = s[C.RAT + 1 + i]
+    for i in range(s[core.RAT]):
+        if i != slot and (peek or s[core.RAT_UP + i] == 1):
+            w[n] = s[core.RAT + 1 + i]
             n += 1
     return eval_hand(w, n, 1) if n >= 5 else 0
 
@@ -728,7 +728,7 @@ def random_policy(s, player, legal, n_legal, params, rng):
     if n_legal == 1:
         return legal[0]
     order = stack_i64(_MAX_LEGAL)
-    return C.table_order_action(s, legal, n_legal, r, order)
+    return core.table_order_action(s, legal, n_legal, r, order)
 
 
 @njit(cache=True)
@@ -749,7 +749,7 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
     build_context(s, player, peek, params, f, w)
     w[W_MEMO] = 0
     ctx = f
-    T = s[C.TARGET]
+    T = s[core.TARGET]
     nc = w[W_NC]
     L = T - nc
     fits_ok = L >= 1
@@ -757,32 +757,33 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
         a = legal[i]
         k = a >> 6
         arg = a & 63
-        if k == C.K_DRAW_MARKET:
+        if k == core.K_DRAW_MARKET:
             v = max(_best_play_memo(f, w, L, params), _add_score(f, w, arg, L, params))
-        elif k == C.K_DRAW_DECK:
+        elif k == core.K_DRAW_DECK:
             v = _best_play_memo(f, w, L, params)
             if peek and w[W_DECKTOP] >= 0:
                 v = max(v, _add_score(f, w, w[W_DECKTOP], L, params))
             if not greedy:
                 v += params[T_DRAW]
-        elif k == C.K_PLAY:
+        elif k == core.K_PLAY:
             v = _add_score(f, w, arg, L, params)
-        elif k == C.K_JOKER:
+        elif k == core.K_JOKER:
             v = _add_score(f, w, arg, L, params)
             if not greedy and L > 1:
                 v -= params[T_JOKER]
-        elif k == C.K_JREMOVE:
-            if arg == C.FACE_DOWN_TARGET and not peek:
+        elif k == core.K_JREMOVE:
+            if arg == core.FACE_DOWN_TARGET and not peek:
                 v = -1.0
             else:
                 base = _base_score(f, w, L, params)
                 old = ctx[CX_RV]
                 v = 0.0
                 m = 0
-                for slot in range(s[C.RAT]):
+                for slot in range(s[core.RAT]):
                     hit = slot == arg
-                    if arg == C.FACE_DOWN_TARGET:  # peek: the mean over the possible cards
-                        hit = s[C.RAT_UP + slot] == 0 and s[C.RAT + 1 + slot] >> 2 != C.KING
+                    if arg == core.FACE_DOWN_TARGET:  # peek: the mean over the possible cards
+                        hit = (s[core.RAT_UP + slot] == 0
+                               and s[core.RAT + 1 + slot] >> 2 != core.KING)
                     if hit:
                         _set_rat(ctx, params, _rat_without(s, slot, peek, w))
                         v += _best_play(w, L, ctx, params) if w[W_NH] > 0 else base
@@ -791,49 +792,49 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
                 v = v / m if m > 0 else base
                 if not greedy:
                     v -= params[T_REMOVE]
-        elif k == C.K_SWAP_OUT or k == C.K_PSWAP_OUT:
+        elif k == core.K_SWAP_OUT or k == core.K_PSWAP_OUT:
             v = -1.0
-            if k == C.K_SWAP_OUT:
+            if k == core.K_SWAP_OUT:
                 for j in range(w[W_NH]):
                     x = _coll_score(w, w[W_H + j], arg, L, ctx, params)
                     if x > v:
                         v = x
             else:
-                for j in range(s[C.MARKET]):
-                    x = _coll_score(w, s[C.MARKET + 1 + j], arg, L, ctx, params)
+                for j in range(s[core.MARKET]):
+                    x = _coll_score(w, s[core.MARKET + 1 + j], arg, L, ctx, params)
                     if x > v:
                         v = x
             if not greedy:
                 v -= params[T_SWAP]
-        elif k == C.K_SWAP_IN or k == C.K_PSWAP_IN:
-            v = _coll_score(w, arg, s[C.PENDING], L, ctx, params)
+        elif k == core.K_SWAP_IN or k == core.K_PSWAP_IN:
+            v = _coll_score(w, arg, s[core.PENDING], L, ctx, params)
         else:
             base = _base_score(f, w, L, params)
             v = base
             if greedy:
                 pass
-            elif k == C.K_STAKE or k == C.K_PSTAKE:
+            elif k == core.K_STAKE or k == core.K_PSTAKE:
                 v = base + (1e-3 if base >= params[T_HEART] else -1.0)
-            elif k == C.K_PREVEAL:
+            elif k == core.K_PREVEAL:
                 v = base + 1.0
-            elif k == C.K_PUSH or k == C.K_PPUSH:
-                if arg == C.DECK_TOP:
+            elif k == core.K_PUSH or k == core.K_PPUSH:
+                if arg == core.DECK_TOP:
                     v = base + 1e-4
                 elif fits_ok:
                     x = _add_score(f, w, arg, L, params) - base
                     v = base + (1e-3 * (x - params[T_PUSH]) if x >= params[T_PUSH] else -1.0)
                 else:
                     v = base - 1.0
-            elif k == C.K_DISCARD or k == C.K_PDISCARD:
+            elif k == core.K_DISCARD or k == core.K_PDISCARD:
                 if fits_ok:
                     x = _add_score(f, w, arg, L, params) - base
                     v = base + (1e-3 * (params[T_DISC] - x) + 1e-6 if x < params[T_DISC]
                                 else -1.0)
                 else:
                     v = base - 1.0
-            elif k == C.K_EREVEAL:
+            elif k == core.K_EREVEAL:
                 losing = base < 0.5
-                v = base + (1.0 if (losing and s[C.REVEAL] < params[T_REVEALS]) else -1.0)
+                v = base + (1.0 if (losing and s[core.REVEAL] < params[T_REVEALS]) else -1.0)
         f[F_VALS + i] = v
 
 
@@ -881,11 +882,11 @@ def _argmax(s, vals, n, legal, rng, random_ties, order):
             elif k != kind:
                 kind = -2
                 break
-    if kind == C.K_PLAY or kind == C.K_DRAW_MARKET or kind == C.K_DISCARD \
-            or kind == C.K_PDISCARD:
-        for b in (C.hand_base(s[C.CUR]), C.MARKET):
-            if (kind == C.K_PLAY and b == C.MARKET) or (kind == C.K_DRAW_MARKET
-                                                         and b != C.MARKET):
+    if kind == core.K_PLAY or kind == core.K_DRAW_MARKET or kind == core.K_DISCARD \
+            or kind == core.K_PDISCARD:
+        for b in (core.hand_base(s[core.CUR]), core.MARKET):
+            if (kind == core.K_PLAY and b == core.MARKET) or (kind == core.K_DRAW_MARKET
+                                                         and b != core.MARKET):
                 continue
             for j in range(s[b]):
                 a = kind * 64 + s[b + 1 + j]
@@ -895,7 +896,7 @@ def _argmax(s, vals, n, legal, rng, random_ties, order):
                         return a
                     pick -= 1
         return legal[first]
-    C.legal_actions_in_table_order(s, order)
+    core.legal_actions_in_table_order(s, order)
     for j in range(n):
         a = order[j]
         if vals[_index_of(legal, n, a)] == best:
@@ -915,7 +916,7 @@ def _plan_policy(s, player, legal, n_legal, params, rng, peek, one_step):
     w = stack_i64(W_SIZE)
     _values(s, player, legal, n_legal, params, peek, one_step, f, w)
     return _argmax(s, f[F_VALS:F_VALS + n_legal], n_legal, legal, rng, one_step,
-                   w[W_ORDER:W_ORDER + C.MAX_LEGAL])
+                   w[W_ORDER:W_ORDER + core.MAX_LEGAL])
 
 
 @njit(cache=True)
@@ -953,7 +954,7 @@ def act(kind, s, player, legal, n_legal, params, aux, rng):
 POLICY_FUNCTIONS = {"random": random_policy, "greedy": greedy_policy,
                     "heuristic": heuristic_policy, "peek": peek_policy}
 """Policy name -> compiled policy function (the one signature of :mod:`agents.policy`)."""
-TABLE_ORDER_POLICIES = {"random": (C.legal_actions_in_table_order, random_policy_table_order)}
+TABLE_ORDER_POLICIES = {"random": (core.legal_actions_in_table_order, random_policy_table_order)}
 """``random`` from the table-order listing at a table of random players (:mod:`agents.contract`)."""
 PARAMS_WIDTH = N_PARAMS
 SPECS = tuple(PolicySpec("river_rats", name, kind,
@@ -994,15 +995,15 @@ def leaf_value(s, w, out):
     (MAX_PLAYERS,)``), for search rollouts stopped at a horizon: ``±w[0]`` at the end of the
     game, else the weighted Rat progress, players' debt and jokers (:data:`LEAF_VALUE_NAMES`).
     Reads only public counts."""
-    if s[C.STATUS] == C.WON:
+    if s[core.STATUS] == core.WON:
         v = w[0]
-    elif s[C.STATUS] == C.LOST:
+    elif s[core.STATUS] == core.LOST:
         v = -w[0]
     else:
-        d = s[C.PDEBT]
-        v = (w[1] * (5 * s[C.DEFEATED] + s[C.RDEBT]) - w[2] * d - w[3] * d * d
-             + w[4] * s[C.JUP] + w[5] * s[C.JOKERS_EARNED] + w[6] * s[C.HANDS_WON]
-             - w[7] * s[C.HANDS_LOST])
+        d = s[core.PDEBT]
+        v = (w[1] * (5 * s[core.DEFEATED] + s[core.RDEBT]) - w[2] * d - w[3] * d * d
+             + w[4] * s[core.JUP] + w[5] * s[core.JOKERS_EARNED] + w[6] * s[core.HANDS_WON]
+             - w[7] * s[core.HANDS_LOST])
     for p in range(out.shape[0]):
         out[p] = v
 

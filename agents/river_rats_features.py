@@ -31,11 +31,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents import river_rats as H
+from agents import river_rats
 from agents.stack_arrays import stack_f64, stack_i64
 from engines.poker import RULES_STANDARD, eval_at
 from engines.protocol.chance import rand_below
-from engines.river_rats import core as C
+from engines.river_rats import core
 
 __all__ = ["STATE_FEATURE_NAMES", "ACTION_FEATURE_NAMES", "FEATURES_VERSION",
            "K_WORLDS", "action_features"]
@@ -59,7 +59,7 @@ STATE_FEATURE_NAMES = (
 """The decision's features (the same for every action), each scaled to about 0..1."""
 
 ACTION_FEATURE_NAMES = (
-    tuple(f"kind_{k}" for k in range(C.N_KINDS))
+    tuple(f"kind_{k}" for k in range(core.N_KINDS))
     + ("value", "value_gap", "heuristic_choice", "value_rank", "score_gain", "win_chance",
        "win_gain", "completes", "rank", "suit_clubs", "suit_diamonds", "suit_hearts",
        "suit_spades", "joker", "my_suit", "rat_suit", "rank_in_collective",
@@ -72,12 +72,12 @@ suit, how many of its rank and suit the collective hand holds), the top deck car
 
 N_STATE = len(STATE_FEATURE_NAMES)
 N_ACTION = len(ACTION_FEATURE_NAMES)
-_A_VALUE = C.N_KINDS
+_A_VALUE = core.N_KINDS
 _FILL = 8  # at most T + 1 <= 7 cards dealt to the open slots per world
 _WORLD_CARDS = K_WORLDS * _FILL
-_F_SIZE = H.F_SIZE  # module-level ints: compile-time sizes of the stack scratch
-_W_SIZE = H.W_SIZE
-_MAX_LEGAL = C.MAX_LEGAL
+_F_SIZE = river_rats.F_SIZE  # module-level ints: compile-time sizes of the stack scratch
+_W_SIZE = river_rats.W_SIZE
+_MAX_LEGAL = core.MAX_LEGAL
 
 
 @njit(cache=True)
@@ -91,7 +91,7 @@ def _showdown(s, known, nk, fills, nfill, rat_str, buf):
             buf[i] = known[i]
         for i in range(nfill):
             buf[nk + i] = fills[w * _FILL + i]
-        v = C.ranked(s, eval_at(buf, 0, nk + nfill, RULES_STANDARD))
+        v = core.ranked(s, eval_at(buf, 0, nk + nfill, RULES_STANDARD))
         if v > rat_str[w]:
             wins += 1
     return wins / K_WORLDS
@@ -106,25 +106,26 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     changed). Module docstring for what each feature is and why it is fair."""
     f = stack_f64(_F_SIZE)
     w = stack_i64(_W_SIZE)
-    H._values(s, player, legal, n_legal, params, False, False, f, w)
-    T = s[C.TARGET]
-    L = T - w[H.W_NC]
-    base = H._base_score(f, w, L, params)
-    bestp = H._best_play_memo(f, w, L, params) if L >= 1 else base
-    vmax = f[H.F_VALS]
+    river_rats._values(s, player, legal, n_legal, params, False, False, f, w)
+    T = s[core.TARGET]
+    L = T - w[river_rats.W_NC]
+    base = river_rats._base_score(f, w, L, params)
+    bestp = river_rats._best_play_memo(f, w, L, params) if L >= 1 else base
+    vmax = f[river_rats.F_VALS]
     for i in range(1, n_legal):
-        if f[H.F_VALS + i] > vmax:
-            vmax = f[H.F_VALS + i]
+        if f[river_rats.F_VALS + i] > vmax:
+            vmax = f[river_rats.F_VALS + i]
     order = stack_i64(_MAX_LEGAL)
-    hc = H._argmax(s, f[H.F_VALS:H.F_VALS + n_legal], n_legal, legal, rng, False, order)
+    hc = river_rats._argmax(s, f[river_rats.F_VALS:river_rats.F_VALS + n_legal], n_legal, legal,
+                            rng, False, order)
     # what the player sees: the pool of cards it cannot place, the known players' cards
     seen = np.int64(0)
-    hb = C.hand_base(player)
+    hb = core.hand_base(player)
     for i in range(s[hb]):
         if s[hb + 1 + i] < 52:
-            seen |= H._bit(s[hb + 1 + i])
-    for i in range(s[C.MARKET]):
-        seen |= H._bit(s[C.MARKET + 1 + i])
+            seen |= river_rats._bit(s[hb + 1 + i])
+    for i in range(s[core.MARKET]):
+        seen |= river_rats._bit(s[core.MARKET + 1 + i])
     known = stack_i64(16)
     nk = 0
     fd_hidden = 0
@@ -134,36 +135,36 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         coll_rank[r] = 0
     for su in range(4):
         coll_suit[su] = 0
-    fd = s[C.COLL_FD] == 1
-    for b in (C.COLL, C.REVEAL):
+    fd = s[core.COLL_FD] == 1
+    for b in (core.COLL, core.REVEAL):
         for i in range(s[b]):
             c = s[b + 1 + i]
-            if b == C.COLL and i == 0 and fd and s[C.FD_OWNER] != player and c < 52:
+            if b == core.COLL and i == 0 and fd and s[core.FD_OWNER] != player and c < 52:
                 fd_hidden += 1
                 continue
             known[nk] = c
             nk += 1
             if c < 52:
-                seen |= H._bit(c)
+                seen |= river_rats._bit(c)
                 coll_rank[c >> 2] += 1
                 coll_suit[c & 3] += 1
     rat = stack_i64(24)
     nr = 0
     nfd = 0
-    for i in range(s[C.RAT]):
-        c = s[C.RAT + 1 + i]
-        if s[C.RAT_UP + i] == 1:
-            seen |= H._bit(c)
+    for i in range(s[core.RAT]):
+        c = s[core.RAT + 1 + i]
+        if s[core.RAT_UP + i] == 1:
+            seen |= river_rats._bit(c)
             rat[nr] = c
             nr += 1
         else:
             nfd += 1
-    if s[C.PRED_CARD] >= 0:
-        seen |= H._bit(s[C.PRED_CARD])
-    for b in (C.CHARS, C.OUT):
+    if s[core.PRED_CARD] >= 0:
+        seen |= river_rats._bit(s[core.PRED_CARD])
+    for b in (core.CHARS, core.OUT):
         for i in range(s[b]):
             if s[b + 1 + i] < 52:
-                seen |= H._bit(s[b + 1 + i])
+                seen |= river_rats._bit(s[b + 1 + i])
     pool = stack_i64(52)
     npool = 0
     for c in range(52):
@@ -172,7 +173,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             npool += 1
     # the worlds: the Rat's face-down cards, then the cards of the open slots
     mem = stack_i64(1)
-    mem[0] = rng[0] ^ (s[C.N_ACTIONS] * np.int64(0x5851F42D4C957F2D))
+    mem[0] = rng[0] ^ (s[core.N_ACTIONS] * np.int64(0x5851F42D4C957F2D))
     nfill_max = min(T + 1, _FILL)
     fills = stack_i64(_WORLD_CARDS)
     rat_str = stack_i64(K_WORLDS)
@@ -193,7 +194,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         for j in range(min(nfd, take)):
             buf[nr + j] = pool[j]
         nrat = nr + min(nfd, take)
-        v = C.ranked(s, eval_at(buf, 0, nrat, RULES_STANDARD)) if nrat >= 5 else 0
+        v = core.ranked(s, eval_at(buf, 0, nrat, RULES_STANDARD)) if nrat >= 5 else 0
         rat_str[wd] = v
         rat_cat[v >> 20] += 1.0 / K_WORLDS
         for j in range(nfill_max):
@@ -206,29 +207,29 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     # the state's features
     for i in range(N_STATE):
         state_out[i] = 0.0
-    np_ = s[C.N_PLAYERS]
+    np_ = s[core.N_PLAYERS]
     state_out[np_ - 1] = 1.0
     state_out[4] = L / 6.0
-    state_out[5] = w[H.W_NC] / 6.0
-    state_out[6] = s[C.PDEBT] / 5.0
-    state_out[7] = s[C.RDEBT] / 5.0
-    state_out[8] = s[C.STAKE] / 5.0
-    if s[C.ACTIVE] >= 0:
-        state_out[9 + s[C.ACTIVE]] = 1.0
-    state_out[13] = s[C.DEFEATED]
-    state_out[14] = s[C.JUP]
+    state_out[5] = w[river_rats.W_NC] / 6.0
+    state_out[6] = s[core.PDEBT] / 5.0
+    state_out[7] = s[core.RDEBT] / 5.0
+    state_out[8] = s[core.STAKE] / 5.0
+    if s[core.ACTIVE] >= 0:
+        state_out[9 + s[core.ACTIVE]] = 1.0
+    state_out[13] = s[core.DEFEATED]
+    state_out[14] = s[core.JUP]
     state_out[15] = base
     state_out[16] = bestp
     state_out[17] = win_now
     state_out[18] = nfd / 5.0
-    state_out[19] = (C.ranked(s, eval_at(rat, 0, nr, RULES_STANDARD)) >> 20) / 8.0 \
+    state_out[19] = (core.ranked(s, eval_at(rat, 0, nr, RULES_STANDARD)) >> 20) / 8.0 \
         if nr >= 5 else 0.0
     state_out[20] = s[hb] / 3.0
-    state_out[21] = s[C.DECK] / 50.0
-    state_out[22] = (s[C.PRED_CAT] + 1) / 9.0
+    state_out[21] = s[core.DECK] / 50.0
+    state_out[22] = (s[core.PRED_CAT] + 1) / 9.0
     state_out[23] = n_legal / 20.0
-    my_suit = s[C.CHAR0 + player]
-    state_out[24] = 1.0 if my_suit == s[C.ACTIVE] else 0.0
+    my_suit = s[core.CHAR0 + player]
+    state_out[24] = 1.0 if my_suit == s[core.ACTIVE] else 0.0
     for k in range(9):
         state_out[25 + k] = rat_cat[k]
     # each action's features
@@ -241,29 +242,29 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
         for j in range(N_ACTION):
             row[j] = 0.0
         row[kd] = 1.0
-        v = f[H.F_VALS + i]
+        v = f[river_rats.F_VALS + i]
         row[_A_VALUE] = v
         row[_A_VALUE + 1] = v - vmax
         row[_A_VALUE + 2] = 1.0 if a == hc else 0.0
         better = 0
         for j in range(n_legal):
-            if f[H.F_VALS + j] > v:
+            if f[river_rats.F_VALS + j] > v:
                 better += 1
         row[_A_VALUE + 3] = better / n_legal
         add = -1
         remove = -1
-        if kd == C.K_PLAY or kd == C.K_JOKER or kd == C.K_DRAW_MARKET:
+        if kd == core.K_PLAY or kd == core.K_JOKER or kd == core.K_DRAW_MARKET:
             add = arg
-        elif kd == C.K_SWAP_IN or kd == C.K_PSWAP_IN:
+        elif kd == core.K_SWAP_IN or kd == core.K_PSWAP_IN:
             add = arg
-            remove = s[C.PENDING]
-        card = arg if (arg < 54 and kd != C.K_DRAW_DECK and kd != C.K_NONE
-                       and kd != C.K_STAKE and kd != C.K_PSTAKE and kd != C.K_STOP
-                       and kd != C.K_STUCK and kd != C.K_PREVEAL and kd != C.K_JREMOVE
-                       and kd != C.K_EREVEAL and kd != C.K_ESTOP) else -1
+            remove = s[core.PENDING]
+        card = arg if (arg < 54 and kd != core.K_DRAW_DECK and kd != core.K_NONE
+                       and kd != core.K_STAKE and kd != core.K_PSTAKE and kd != core.K_STOP
+                       and kd != core.K_STUCK and kd != core.K_PREVEAL and kd != core.K_JREMOVE
+                       and kd != core.K_EREVEAL and kd != core.K_ESTOP) else -1
         win = win_now
         if add >= 0 and L >= 1:
-            row[_A_VALUE + 4] = H._add_score(f, w, add, L, params) - base \
+            row[_A_VALUE + 4] = river_rats._add_score(f, w, add, L, params) - base \
                 if remove < 0 else v - base
             nk2 = 0
             for j in range(nk):
@@ -275,7 +276,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             nf = T - nk2
             if nf >= 0 and nk2 + nf >= 5 and (nf == 0 or fills[nf - 1] >= 0):
                 win = _showdown(s, known2, nk2, fills, nf, rat_str, buf)
-            row[_A_VALUE + 7] = 1.0 if (nf == 0 and kd != C.K_DRAW_MARKET) else 0.0
+            row[_A_VALUE + 7] = 1.0 if (nf == 0 and kd != core.K_DRAW_MARKET) else 0.0
         row[_A_VALUE + 5] = win
         row[_A_VALUE + 6] = win - win_now
         if card >= 0:
@@ -285,8 +286,8 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
                 row[_A_VALUE + 8] = (card >> 2) / 12.0
                 row[_A_VALUE + 9 + (card & 3)] = 1.0
                 row[_A_VALUE + 14] = 1.0 if (card & 3) == my_suit else 0.0
-                row[_A_VALUE + 15] = 1.0 if (card & 3) == s[C.ACTIVE] else 0.0
+                row[_A_VALUE + 15] = 1.0 if (card & 3) == s[core.ACTIVE] else 0.0
                 row[_A_VALUE + 16] = coll_rank[card >> 2] / 3.0
                 row[_A_VALUE + 17] = coll_suit[card & 3] / 5.0
-        if arg == C.DECK_TOP and kd != C.K_DRAW_DECK:
+        if arg == core.DECK_TOP and kd != core.K_DRAW_DECK:
             row[_A_VALUE + 18] = 1.0

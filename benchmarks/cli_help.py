@@ -2,7 +2,7 @@
 start (``python -c pass``, the floor every command pays) measured in the same run, interleaved.
 
 Run: ``python benchmarks/cli_help.py [--repeat 5]``. Prints, per command, the median wall time
-in seconds and its ratio to the bare start. Target (issue 13): every help under 1 s.
+in seconds and its ratio to the bare start. Target: every help under 1 s.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Cost of a step through the OpenSpiel and PettingZoo adapters against our step API, side by
-side in one process run (issue 14: an adapter step may cost at most 2x a step-API step; issue
-24: the PettingZoo ``env()`` docs/guides/interop.md tells users to use, at most 1.5x).
+side in one process run (targets: an adapter step costs at most 2x a step-API step; the
+PettingZoo ``env()`` docs/guides/interop.md tells users to use, at most 1.5x).
 
 A *step* is what a learning loop does per decision: read the legal actions, build the acting
 player's observation tensor (its information state, ``float32 (TENSOR_SIZE,)``) and apply an
@@ -15,8 +15,8 @@ shared stream of random ints ``r``, so the policy costs nothing):
   ``env(game)`` (our order-enforcing wrapper, :class:`~experiments.interop.pettingzoo_env.
   FastOrderEnforcingWrapper`), the end included (one ``step(None)`` per agent);
 - the same loop on ``raw_env(game)`` (no wrapper) and on PettingZoo's stock
-  ``OrderEnforcingWrapper(raw_env(game))`` (what ``env()`` returned before issue 24), so the
-  wrapper's cost and the change show in one run. The loops read the legal actions from the
+  ``OrderEnforcingWrapper(raw_env(game))`` (what ``env()`` returned before our faster wrapper),
+  so the wrapper's cost and the change show in one run. The loops read the legal actions from the
   ``int8`` action mask through a ``bool`` view (``mask.view(np.bool_).nonzero()[0]``): numpy's
   ``nonzero`` on ``int8`` costs 4 µs for River Rats' 1,344 actions, on ``bool`` 0.7 µs, and
   that is the policy's cost, which the step-API loop does not pay either.
@@ -124,7 +124,7 @@ def run_pettingzoo_raw(game, cfg, seed_list, r) -> int:
 
 def run_pettingzoo_stock(game, cfg, seed_list, r) -> int:
     """The loop of docs/guides/interop.md on PettingZoo's own
-    ``OrderEnforcingWrapper(raw_env())``, what ``env()`` returned before issue 24."""
+    ``OrderEnforcingWrapper(raw_env())``, what ``env()`` returned before our faster wrapper."""
     from pettingzoo.utils import wrappers
 
     from experiments.interop.pettingzoo_env import raw_env
@@ -223,7 +223,7 @@ def main(argv=None) -> None:
         ap.error(f"bad --games {a.games} / --rounds {a.rounds}: expected integers >= 1")
     print("µs per decision (median of the rounds) and ratios to the step API; PZ env() = the "
           "the guide's loop on env(), raw = on raw_env(), stock = on PettingZoo's own "
-          "OrderEnforcingWrapper (env() before issue 24)")
+          "OrderEnforcingWrapper (the former env())")
     print(f"{'game':<11} {'steps':>6} {'step API':>9} {'OpenSpiel':>10} {'PZ env()':>9} "
           f"{'PZ raw':>7} {'PZ stock':>9} {'OS/step':>8} {'env/step':>9} {'raw/step':>9} "
           f"{'stock/step':>11}")

@@ -1,4 +1,4 @@
-"""Is the learned policy ``net`` strong at the speed of a heuristic? The targets of issue 25,
+"""Is the learned policy ``net`` strong at the speed of a heuristic? The learned policy's targets,
 measured on the same deals for every agent, with 95% intervals and games per second of one
 core measured in this one process beside the heuristic.
 

@@ -1,4 +1,4 @@
-"""The two win-diff search methods of ``boardlab lure rebalance`` side by side (issue 27):
+"""The two win-diff search methods of ``boardlab lure rebalance`` side by side:
 ``model`` (deterministic model steps, the default) and ``tpe`` (an optuna TPE study with the
 order constraint as its ``constraints_func``), on the **broken deck** (the shipped deck with
 B04 Perch: catch number 6 -> 4, points 2 -> 12, and B26 Tuna: catch number 22 -> 30, needs a
@@ -53,7 +53,7 @@ if str(ROOT) not in sys.path:
 
 BROKEN = {"B04": {"catch_number": 4, "points": 12},
           "B26": {"catch_number": 30, "requirements": "pair", "points": 1}}
-"""The broken cards of issue 27."""
+"""The broken cards of the rebalance benchmark deck."""
 
 
 def broken_deck(path: Path):
@@ -66,7 +66,7 @@ def broken_deck(path: Path):
         r.update(BROKEN.get(r["id"], {}))
     path.parent.mkdir(parents=True, exist_ok=True)
     write_deck(deck_from_rows(rows, source=str(path)), path,
-               comment="issue 27's broken deck: B04 cn 6->4, 2->12 points; B26 cn 22->30, "
+               comment="the benchmark's broken deck: B04 cn 6->4, 2->12 points; B26 cn 22->30, "
                        "pair, 6->1 points")
     return load_deck(path)
 
@@ -110,7 +110,7 @@ def one_run(deck, method: str, out: Path, args, allow_reorder: bool = False) -> 
                     n_jobs=args.jobs, batch_size=1000, out=out, overwrite=True,
                     plots=False, method=method, allow_reorder=allow_reorder,
                     screen_games=args.screen_games,
-                    agents=("heuristic",))  # as documented (net is the default since issue 26)
+                    agents=("heuristic",))  # as documented (net is the default agent)
     wall = time.perf_counter() - t0
     v = res.verification
     c = v["cards"]

@@ -1,5 +1,5 @@
 """River Rats ``heuristic`` policy: whole games per second of the current policy kernel next to
-the kernel as it was before issue 13 (``agents/river_rats.py`` at git revision ``60d4f08``),
+the kernel before its rewrite (``agents/river_rats.py`` at git revision ``60d4f08``),
 side by side in one process run, on one core, at 1-4 players.
 
 Run: ``python benchmarks/river_rats_heuristic.py [--players 1,2,3,4] [--games 1000]
@@ -65,15 +65,15 @@ def measure(n_players: int, old_policy, games: int, rounds: int) -> dict:
     """games/s (median over ``rounds``) of the baseline and the current ``heuristic`` as user
     policies and of the shipped path, and the median per-round ratios; ``ValueError`` if old
     and new play different games."""
-    from agents import river_rats as R
+    from agents import river_rats as river_rats_agents
     from agents.loop import run_games
     from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
 
     cfg = RiverRatsConfig(n_players=n_players)
-    prm = R.DEFAULT_PARAMS
+    prm = river_rats_agents.DEFAULT_PARAMS
     runs = {"old": lambda sd: run_games(cfg, old_policy, sd, params=prm),
-            "new": lambda sd: run_games(cfg, R.heuristic_policy, sd, params=prm),
+            "new": lambda sd: run_games(cfg, river_rats_agents.heuristic_policy, sd, params=prm),
             "shipped": lambda sd: run_games(cfg, "heuristic", sd)}
     check = chance.game_seeds(99, 200)
     t0 = time.perf_counter()

@@ -113,7 +113,7 @@ def _chunk(n_players: int, difficulty: str, name: str, params, seeds: np.ndarray
     from agents.loop import run_games
     from engines.protocol import chance
     from engines.river_rats import RiverRatsConfig
-    from engines.river_rats import core as C
+    from engines.river_rats import core as river_rats_core
 
     cfg = RiverRatsConfig(n_players=n_players, difficulty=difficulty)
     warm = chance.game_seeds(chance.as_word(987_654_321), 1)
@@ -121,7 +121,7 @@ def _chunk(n_players: int, difficulty: str, name: str, params, seeds: np.ndarray
     t0 = time.process_time()
     _, out = run_games(cfg, name, seeds, params=params)
     dt = time.process_time() - t0
-    return out[:, C.OUTCOME_FIELDS.index("won")].astype(np.int64), dt
+    return out[:, river_rats_core.OUTCOME_FIELDS.index("won")].astype(np.int64), dt
 
 
 def measure(point: str, n_players: int, difficulty: str, seeds: np.ndarray, n_jobs: int):

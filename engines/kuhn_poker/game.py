@@ -6,14 +6,14 @@ kernels: :mod:`engines.kuhn_poker.core`). Action text: ``"pass"`` and ``"bet"`` 
 from __future__ import annotations
 
 from engines.protocol import chance
-from engines.kuhn_poker import core as C
+from engines.kuhn_poker import core
 from engines.kuhn_poker.config import KuhnPokerConfig
 from engines.protocol import GameState
 
 __all__ = ["KuhnPokerState", "STATE_CLASS", "new_game"]
 
-_ALIASES = {"pass": C.PASS, "check": C.PASS, "fold": C.PASS, "p": C.PASS,
-            "bet": C.BET, "call": C.BET, "b": C.BET}
+_ALIASES = {"pass": core.PASS, "check": core.PASS, "fold": core.PASS, "p": core.PASS,
+            "bet": core.BET, "call": core.BET, "b": core.BET}
 
 
 class KuhnPokerState(GameState):
@@ -22,7 +22,7 @@ class KuhnPokerState(GameState):
 
     game_name = "kuhn_poker"
     config_class = KuhnPokerConfig
-    core = C
+    core = core
     rules_summary = """Kuhn poker (2 players): a deck of three cards, J < Q < K. Each player antes 1
 chip and gets one card; player 0 acts first. A player may pass (check, or fold facing a bet)
 or bet (bet 1 chip, or call a bet). pass-pass: showdown, the higher card wins 1. bet-pass or
@@ -32,10 +32,10 @@ Moves: "pass" (or check, fold), "bet" (or call)."""
     def card(self, player: int) -> str:
         """The card of ``player`` (``"J"``, ``"Q"`` or ``"K"``): the whole deal is shown here;
         a player's view is :meth:`table` or :meth:`observation`."""
-        return C.CARD_NAMES[int(self.state[C.CARD + self._check_player(player)])]
+        return core.CARD_NAMES[int(self.state[core.CARD + self._check_player(player)])]
 
     def _action_text(self, action: int) -> str:
-        return "bet" if int(action) == C.BET else "pass"
+        return "bet" if int(action) == core.BET else "pass"
 
     def _parse_action(self, text: str) -> int | None:
         return _ALIASES.get(text.strip().lower())
@@ -44,19 +44,21 @@ Moves: "pass" (or check, fold), "bet" (or call)."""
         """What ``player`` sees: its card, the betting so far, the opponent's card once shown."""
         p = self._check_player(player)
         s = self.state
-        hist = [self._action_text(int(a)) for a in s[C.HIST:C.HIST + int(s[C.HLEN])]]
-        return {"player": p, "card": C.CARD_NAMES[int(s[C.CARD + p])],
-                "opponent_card": C.CARD_NAMES[int(s[C.CARD + 1 - p])] if s[C.SHOW] else None,
-                "betting": hist, "to_act": int(s[C.CUR])}
+        hist = [self._action_text(int(a)) for a in s[core.HIST:core.HIST + int(s[core.HLEN])]]
+        return {"player": p, "card": core.CARD_NAMES[int(s[core.CARD + p])],
+                "opponent_card": (core.CARD_NAMES[int(s[core.CARD + 1 - p])] if s[core.SHOW]
+                                  else None),
+                "betting": hist, "to_act": int(s[core.CUR])}
 
     def table(self, viewer: int | None = None) -> str:
         """The table as ``viewer`` sees it (None: both cards shown)."""
         s = self.state
         cards = []
         for p in range(2):
-            shown = viewer is None or viewer == p or s[C.SHOW]
-            cards.append(C.CARD_NAMES[int(s[C.CARD + p])] if shown else "?")
-        hist = " ".join(self._action_text(int(a)) for a in s[C.HIST:C.HIST + int(s[C.HLEN])])
+            shown = viewer is None or viewer == p or s[core.SHOW]
+            cards.append(core.CARD_NAMES[int(s[core.CARD + p])] if shown else "?")
+        hist = " ".join(self._action_text(int(a))
+                        for a in s[core.HIST:core.HIST + int(s[core.HLEN])])
         line = f"Kuhn poker: player 0 {cards[0]}, player 1 {cards[1]}; betting: {hist or '-'}"
         if self.is_terminal():
             r = self.returns()

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engines import dice
-from engines.lure import decks as D
+from engines.lure import decks
 
 C_NPLAYERS = 0
 C_DEEP = 1
@@ -54,8 +54,8 @@ C_DEEP_REMOVE = 10
 C_MIX = 11
 C_NCARDS = C_MIX + 8
 C_CONDS = C_NCARDS + 1
-C_INFO = C_CONDS + D.MAX_CARDS * dice.COND_LEN
-CONFIG_SIZE = C_INFO + D.MAX_CARDS * D.INFO_LEN
+C_INFO = C_CONDS + decks.MAX_CARDS * dice.COND_LEN
+CONFIG_SIZE = C_INFO + decks.MAX_CARDS * decks.INFO_LEN
 """Length of :meth:`LureConfig.to_array` (options, then the deck's tables)."""
 
 LURE_KINDS = ("adjust", "x1", "x2", "x3", "x4", "x5", "x6", "boost")
@@ -106,7 +106,7 @@ class LureConfig:
     splash_large: int = 3
     splash_small_max_players: int = 3
     deep_waters_removed: int = 15
-    deck: D.Deck = field(default_factory=D.default_deck)
+    deck: decks.Deck = field(default_factory=decks.default_deck)
 
     def __post_init__(self):
         def bad(name, value, expected):
@@ -132,7 +132,7 @@ class LureConfig:
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 bad(name, getattr(self, name), "True or False")
             object.__setattr__(self, name, bool(getattr(self, name)))
-        if not isinstance(self.deck, D.Deck):
+        if not isinstance(self.deck, decks.Deck):
             bad("deck", self.deck, "an engines.lure.decks.Deck (load_deck(path) or "
                 "default_deck())")
         # the repr is built once (the step API keys per-config caches on it at every decision)
@@ -161,7 +161,7 @@ class LureConfig:
         n = len(self.deck)
         a[C_NCARDS] = n
         a[C_CONDS:C_CONDS + n * dice.COND_LEN] = self.deck.conds.ravel()
-        a[C_INFO:C_INFO + n * D.INFO_LEN] = self.deck.info.ravel()
+        a[C_INFO:C_INFO + n * decks.INFO_LEN] = self.deck.info.ravel()
         return a
 
     def to_dict(self) -> dict:
@@ -193,14 +193,14 @@ class LureConfig:
         return cls(**d)
 
 
-def _deck_from(value) -> D.Deck:
+def _deck_from(value) -> decks.Deck:
     """A :class:`Deck` from the ``deck`` entry of a config dict; ``ValueError`` otherwise."""
-    if isinstance(value, D.Deck):
+    if isinstance(value, decks.Deck):
         return value
     if isinstance(value, list):
-        return D.deck_from_rows(value, "<config>")
+        return decks.deck_from_rows(value, "<config>")
     if isinstance(value, dict) and isinstance(value.get("rows"), list):
-        deck = D.deck_from_rows(value["rows"], str(value.get("source", "<config>")))
+        deck = decks.deck_from_rows(value["rows"], str(value.get("source", "<config>")))
         want = value.get("sha256")
         if want is not None and want != deck.sha256():
             raise ValueError(f"LureConfig.deck: the rows hash to {deck.sha256()[:16]}..., not "

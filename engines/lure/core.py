@@ -155,15 +155,15 @@ from engines.protocol.per_type import njit_per_type
 from engines import dice
 
 from engines.protocol import chance
-from engines.lure import config as C
-from engines.lure import decks as D
+from engines.lure import config
+from engines.lure import decks
 
 # ---------------------------------------------------------------- protocol constants
 GAME_NAME = "lure"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAXP = MAX_PLAYERS
-MAXC = D.MAX_CARDS
+MAXC = decks.MAX_CARDS
 NK = 8
 K_ADJ = 0
 K_BOOST = 7
@@ -211,12 +211,12 @@ CLAIM_P = CREVEAL + MAXC
 CLAIM_G = CLAIM_P + MAXC
 CLAIM_S = CLAIM_G + MAXC
 S_CFG = CLAIM_S + MAXC
-CONFIG_SIZE = C.CONFIG_SIZE
+CONFIG_SIZE = config.CONFIG_SIZE
 STATE_SIZE = S_CFG + CONFIG_SIZE
 OBS_SIZE = S_CFG
 INFO_SIZE = STATE_SIZE
-S_CONDS = S_CFG + C.C_CONDS
-S_INFO = S_CFG + C.C_INFO
+S_CONDS = S_CFG + config.C_CONDS
+S_INFO = S_CFG + config.C_INFO
 
 CS_D6, CS_SPECIAL, CS_LURES, CS_DONE = 0, 1, 2, 3
 PH_CAST, PH_ADJUST, PH_END = 0, 1, 2
@@ -270,7 +270,7 @@ def cond_flags(s, c):
 @njit(cache=True)
 def card_info(s, c, j):
     """Column ``j`` (``decks.I_*``: points, splash, trophy, set) of card ``c``'s info row."""
-    return s[S_INFO + c * D.INFO_LEN + j]
+    return s[S_INFO + c * decks.INFO_LEN + j]
 
 
 @njit(cache=True)
@@ -381,8 +381,8 @@ def _reveal_one(s):
     s[H_NTABLE] += 1
     s[LOC + c] = LOC_TABLE
     s[CREVEAL + c] = s[H_ROUND]
-    sp = card_info(s, c, D.I_SPLASH)
-    if sp == D.SPLASH_LURE:
+    sp = card_info(s, c, decks.I_SPLASH)
+    if sp == decks.SPLASH_LURE:
         for p in range(s[H_NP]):
             draw_lure(s, p)
     return sp
@@ -410,11 +410,11 @@ def start_round(s):
         s[b + P_SUM] = 0
         s[b + P_NDICE] = 0
         s[b + P_GROUPR] = -1
-    n = cfg_of(s, C.C_SPLASH_SMALL) if np_ <= cfg_of(s, C.C_SMALL_MAX) else cfg_of(
-        s, C.C_SPLASH_LARGE)
+    n = cfg_of(s, config.C_SPLASH_SMALL) if np_ <= cfg_of(s, config.C_SMALL_MAX) else cfg_of(
+        s, config.C_SPLASH_LARGE)
     i = 0
     while i < n and s[H_NDRAW] > 0:
-        if _reveal_one(s) == D.SPLASH_FISH:
+        if _reveal_one(s) == decks.SPLASH_FISH:
             n += 1
         i += 1
     if s[H_NDRAW] == 0:
@@ -433,9 +433,9 @@ def init_state(cfg, seed, out):
     s = out
     s[:] = 0
     s[S_CFG:S_CFG + CONFIG_SIZE] = cfg
-    np_ = cfg[C.C_NPLAYERS]
-    deep = cfg[C.C_DEEP]
-    ncards = cfg[C.C_NCARDS]
+    np_ = cfg[config.C_NPLAYERS]
+    deep = cfg[config.C_DEEP]
+    ncards = cfg[config.C_NCARDS]
     s[H_NP] = np_
     s[H_DEEP] = deep
     s[H_NCARDS] = ncards
@@ -445,7 +445,7 @@ def init_state(cfg, seed, out):
         s[CLAIM_P + c] = -1
     n = 0
     for c in range(ncards):
-        if card_info(s, c, D.I_SET) == D.SET_BASE or deep:
+        if card_info(s, c, decks.I_SET) == decks.SET_BASE or deep:
             s[DRAW + n] = c
             n += 1
     for i in range(n - 1, 0, -1):  # Fisher-Yates
@@ -455,7 +455,7 @@ def init_state(cfg, seed, out):
         s[DRAW + j] = t
     start = 0
     if deep:
-        start = min(cfg[C.C_DEEP_REMOVE], n - 1)
+        start = min(cfg[config.C_DEEP_REMOVE], n - 1)
         for i in range(start):
             s[LOC + s[DRAW + i]] = LOC_OUT
         for i in range(n - start):
@@ -469,14 +469,14 @@ def init_state(cfg, seed, out):
     s[H_NINPLAY] = n
     tot = 0
     for k in range(NK):
-        s[H_BAG + k] = cfg[C.C_MIX + k]
-        tot += cfg[C.C_MIX + k]
+        s[H_BAG + k] = cfg[config.C_MIX + k]
+        tot += cfg[config.C_MIX + k]
     s[H_BAGN] = tot
     for p in range(np_):
         s[PB + p * PSTRIDE + P_LAST_NDICE] = -1
         for t in range(NSLOT):
             s[PB + p * PSTRIDE + P_LAST_DICE + t] = -1
-    for _ in range(cfg[C.C_START_LURES]):
+    for _ in range(cfg[config.C_START_LURES]):
         for p in range(np_):
             draw_lure(s, p)
     start_round(s)
@@ -521,7 +521,7 @@ def legal_actions(s, out):
             if v > 1:
                 out[n] = A_ADJUST + 2 * t + 1
                 n += 1
-    if cfg_of(s, C.C_ADJ_UNUSED) != 0:
+    if cfg_of(s, config.C_ADJ_UNUSED) != 0:
         out[n] = A_STOP
         n += 1
     return n
@@ -535,9 +535,9 @@ def _catch(s, c, p, g, i):
     s[LOC + c] = LOC_CAUGHT + p
     s[CROUND + c] = s[H_ROUND]
     s[CGROUP + c] = g
-    s[b + P_POINTS] += card_info(s, c, D.I_POINTS)
+    s[b + P_POINTS] += card_info(s, c, decks.I_POINTS)
     s[b + P_NFISH] += 1
-    s[b + P_TROPHY] += card_info(s, c, D.I_TROPHY)
+    s[b + P_TROPHY] += card_info(s, c, decks.I_TROPHY)
     s[b + P_CAUGHT] += 1
     n = s[H_NTABLE]
     for j in range(i, n - 1):
@@ -632,10 +632,10 @@ def _score(s):
     best = -(1 << 40)
     for p in range(np_):
         b = PB + p * PSTRIDE
-        sc = (s[b + P_POINTS] + cfg_of(s, C.C_BOOST_POINTS) * s[b + P_KEPT]
-              + cfg_of(s, C.C_UNUSED_LURE_POINTS) * s[b + P_NHELD])
+        sc = (s[b + P_POINTS] + cfg_of(s, config.C_BOOST_POINTS) * s[b + P_KEPT]
+              + cfg_of(s, config.C_UNUSED_LURE_POINTS) * s[b + P_NHELD])
         if maxt > 0 and s[b + P_TROPHY] == maxt:
-            sc += cfg_of(s, C.C_TROPHY_BONUS)
+            sc += cfg_of(s, config.C_TROPHY_BONUS)
         s[b + P_SCORE] = sc
         best = max(best, sc)
     fewest = 1 << 40
@@ -980,7 +980,7 @@ def _sample_adjust(out, q):
     sample backwards."""
     b = PB + q * PSTRIDE
     k = out[b + P_CAST + K_ADJ]
-    need = cfg_of(out, C.C_ADJ_UNUSED) == 0
+    need = cfg_of(out, config.C_ADJ_UNUSED) == 0
     nd = 0
     top = 0
     lo = np.empty(NSLOT, np.int64)
@@ -1065,7 +1065,8 @@ def determinize(s, p, seed, out):
     bp = PB + p * PSTRIDE
     left = 0
     for k in range(NK):
-        u = cfg_of(out, C.C_MIX + k) - out[H_DISC + k] - out[bp + P_HELD + k] - out[bp + P_CAST + k]
+        u = (cfg_of(out, config.C_MIX + k) - out[H_DISC + k] - out[bp + P_HELD + k]
+             - out[bp + P_CAST + k])
         for q in range(np_):
             b = PB + q * PSTRIDE
             if k == K_BOOST:
@@ -1161,7 +1162,7 @@ def observation_tensor(s, p, out):
     out[27] = info[H_DISCN] / 24.0
     out[28] = info[H_GROUP] / 5.0
     out[29] = info[H_NGROUPS] / 5.0
-    out[30] = cfg_of(info, C.C_ADJ_UNUSED)
+    out[30] = cfg_of(info, config.C_ADJ_UNUSED)
     for k in range(NK):
         out[31 + k] = info[H_DISC + k] / 6.0
     out[39] = info[bp + P_ADJ_LEFT] / 6.0
@@ -1210,7 +1211,7 @@ def observation_tensor(s, p, out):
         if loc == -1:
             out[o] = 1.0
         elif loc == LOC_OUT:
-            if deep or card_info(info, c, D.I_SET) == D.SET_BASE:
+            if deep or card_info(info, c, decks.I_SET) == decks.SET_BASE:
                 out[o + 1] = 1.0
             else:
                 out[o + 8] = 1.0

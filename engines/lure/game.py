@@ -22,8 +22,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from engines.lure import core as C
-from engines.lure import decks as D
+from engines.lure import core
+from engines.lure import decks
 from engines.lure.config import LURE_KINDS, LureConfig
 from engines.protocol import GameState
 
@@ -32,7 +32,7 @@ __all__ = ["LureState", "STATE_CLASS", "new_game", "finish_frame", "card_outcome
 
 SLOT_NAMES = ("d6#1", "d6#2", "d6#3", "d6#4", "d6#5", "d12", "d20", "d4")
 SPECIAL_NAMES = ("d12", "d20", "d4")
-_PHASES = {C.PH_CAST: "cast", C.PH_ADJUST: "adjust", C.PH_END: "end"}
+_PHASES = {core.PH_CAST: "cast", core.PH_ADJUST: "adjust", core.PH_END: "end"}
 _CAST_STEPS = ("number of d6", "special dice", "lures (or finish)", "done")
 _KIND_ALIASES = {"adj": "adjust", "adjusts": "adjust", "boosts": "boost"}
 _SKIP_WORDS = {"cast", "lures", "lure", "+", "with", "and", "nothing", "finish", "done"}
@@ -58,23 +58,23 @@ whole move 'cast 2d6 d12 lures x3'); an adjust is one decision per adjust lure: 
 
 
 def _action_text(a: int) -> str:
-    if a < C.A_SPECIAL:
+    if a < core.A_SPECIAL:
         return f"{a}d6"
-    if a < C.A_LURE:
-        m = a - C.A_SPECIAL
+    if a < core.A_LURE:
+        m = a - core.A_SPECIAL
         names = [SPECIAL_NAMES[i] for i in range(3) if m & (1 << i)]
         return "special " + ("+".join(names) if names else "none")
-    if a < C.A_FINISH:
-        return f"lure {LURE_KINDS[a - C.A_LURE]}"
-    if a == C.A_FINISH:
+    if a < core.A_FINISH:
+        return f"lure {LURE_KINDS[a - core.A_LURE]}"
+    if a == core.A_FINISH:
         return "finish cast"
-    if a < C.A_STOP:
-        t = (a - C.A_ADJUST) >> 1
-        return f"{SLOT_NAMES[t]}{'+1' if (a - C.A_ADJUST) % 2 == 0 else '-1'}"
+    if a < core.A_STOP:
+        t = (a - core.A_ADJUST) >> 1
+        return f"{SLOT_NAMES[t]}{'+1' if (a - core.A_ADJUST) % 2 == 0 else '-1'}"
     return "stop adjusting"
 
 
-ACTION_TEXTS = tuple(_action_text(a) for a in range(C.NUM_DISTINCT_ACTIONS))
+ACTION_TEXTS = tuple(_action_text(a) for a in range(core.NUM_DISTINCT_ACTIONS))
 """Text of every action id (Lure's texts do not depend on the state)."""
 
 
@@ -89,45 +89,45 @@ class LureState(GameState):
 
     game_name = "lure"
     config_class = LureConfig
-    core = C
+    core = core
     rules_summary = RULES_SUMMARY
 
     # ---- game facts ----------------------------------------------------------------------
     @property
-    def deck(self) -> D.Deck:
+    def deck(self) -> decks.Deck:
         """The fish deck of this game (``config.deck``)."""
         return self.config.deck
 
     @property
     def phase(self) -> str:
         """``"cast"``, ``"adjust"`` or ``"end"``."""
-        return _PHASES[int(self.state[C.H_PHASE])]
+        return _PHASES[int(self.state[core.H_PHASE])]
 
     @property
     def round(self) -> int:
         """Current round (1-based)."""
-        return int(self.state[C.H_ROUND])
+        return int(self.state[core.H_ROUND])
 
     def _pb(self, p: int) -> int:
-        return C.PB + p * C.PSTRIDE
+        return core.PB + p * core.PSTRIDE
 
     def scores(self) -> list[int]:
         """Final scores, one int per seat. Raises ``ValueError`` before the end."""
         if not self.is_terminal():
             raise ValueError("scores are known only at the end of the game")
-        return [int(self.state[self._pb(p) + C.P_SCORE]) for p in range(self.n_players)]
+        return [int(self.state[self._pb(p) + core.P_SCORE]) for p in range(self.n_players)]
 
     def fish_on_table(self) -> list[str]:
         """Ids of the fish on the table, in reveal order."""
-        n = int(self.state[C.H_NTABLE])
-        return [self.deck.ids[int(c)] for c in self.state[C.TABLE:C.TABLE + n]]
+        n = int(self.state[core.H_NTABLE])
+        return [self.deck.ids[int(c)] for c in self.state[core.TABLE:core.TABLE + n]]
 
     def caught(self, p: int) -> list[str]:
         """Ids of the fish seat ``p`` has caught (deck order). Raises ``ValueError`` for a bad
         seat."""
         p = self._check_player(p)
-        loc = self.state[C.LOC:C.LOC + len(self.deck)]
-        return [self.deck.ids[c] for c in np.flatnonzero(loc == C.LOC_CAUGHT + p)]
+        loc = self.state[core.LOC:core.LOC + len(self.deck)]
+        return [self.deck.ids[c] for c in np.flatnonzero(loc == core.LOC_CAUGHT + p)]
 
     # ---- text of actions -----------------------------------------------------------------
     def _action_text(self, action: int) -> str:
@@ -143,28 +143,28 @@ class LureState(GameState):
             return None
         if self.phase == "adjust":
             if t in _STOP_WORDS:
-                return C.A_STOP
+                return core.A_STOP
             m = re.fullmatch(r"(d6#[1-5]|d12|d20|d4) ?([+-])1?", t)
             if m:
                 s = SLOT_NAMES.index(m.group(1))
-                return C.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
+                return core.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
             return None
-        step = int(self.state[self._pb(self.current_player()) + C.P_CSTEP])
-        if step == C.CS_SPECIAL:
+        step = int(self.state[self._pb(self.current_player()) + core.P_CSTEP])
+        if step == core.CS_SPECIAL:
             words = [w for w in re.split(r"[\s,+]+", t) if w and w != "special"]
             if words in (["none"], ["nothing"]):
-                return C.A_SPECIAL
+                return core.A_SPECIAL
             if words and all(w in SPECIAL_NAMES for w in words):
-                return C.A_SPECIAL + sum(1 << SPECIAL_NAMES.index(w) for w in set(words))
+                return core.A_SPECIAL + sum(1 << SPECIAL_NAMES.index(w) for w in set(words))
             return None
-        if step != C.CS_LURES:
+        if step != core.CS_LURES:
             return None
         if t in ("finish", "done", "end"):
-            return C.A_FINISH
+            return core.A_FINISH
         w = t.removeprefix("lure ").strip()
         w = _KIND_ALIASES.get(w, w)
         if w in LURE_KINDS:
-            return C.A_LURE + LURE_KINDS.index(w)
+            return core.A_LURE + LURE_KINDS.index(w)
         return None
 
     # ---- whole moves ---------------------------------------------------------------------
@@ -198,7 +198,7 @@ class LureState(GameState):
     def _cast_move(self, text: str, toks: list[str]) -> list[int]:
         n6, spec = None, 0
         spec_named = False
-        counts = [0] * C.NK
+        counts = [0] * core.NK
         for t in toks:
             if t in _SKIP_WORDS or t in ("special", "none"):
                 continue
@@ -217,25 +217,25 @@ class LureState(GameState):
                                  f"d12, d20, d4, adjust, x1..x6 or boost (optionally *N)")
             counts[LURE_KINDS.index(kind)] += int(m.group(2) or 1)
         p = self.current_player()
-        step = int(self.state[self._pb(p) + C.P_CSTEP])
+        step = int(self.state[self._pb(p) + core.P_CSTEP])
         acts = []
-        if step == C.CS_D6:
-            acts.append(C.A_CAST_D6 + (n6 or 0))
+        if step == core.CS_D6:
+            acts.append(core.A_CAST_D6 + (n6 or 0))
         elif n6 is not None:
             raise ValueError(f"bad move {text!r}: the d6 of this cast are already chosen")
-        if step <= C.CS_SPECIAL:
-            acts.append(C.A_SPECIAL + spec)
+        if step <= core.CS_SPECIAL:
+            acts.append(core.A_SPECIAL + spec)
         elif spec_named:
             raise ValueError(f"bad move {text!r}: the special dice of this cast are already "
                              f"chosen")
-        for k in range(C.NK):
-            acts += [C.A_LURE + k] * counts[k]
-        acts.append(C.A_FINISH)
+        for k in range(core.NK):
+            acts += [core.A_LURE + k] * counts[k]
+        acts.append(core.A_FINISH)
         return acts
 
     def _adjust_move(self, text: str, toks: list[str]) -> list[int]:
         b = self._pb(self.current_player())
-        left = int(self.state[b + C.P_ADJ_LEFT])
+        left = int(self.state[b + core.P_ADJ_LEFT])
         acts = []
         for t in toks:
             if t == "adjust" or t in _STOP_WORDS:
@@ -245,7 +245,7 @@ class LureState(GameState):
                 raise ValueError(f"bad move {text!r}: adjust token {t!r}; expected e.g. "
                                  f"'d6#2+1' or 'd20-2', or 'none'")
             s = SLOT_NAMES.index(m.group(1))
-            a = C.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
+            a = core.A_ADJUST + 2 * s + (0 if m.group(2) == "+" else 1)
             acts += [a] * int(m.group(3))
         if len(acts) > left:
             raise ValueError(f"bad move {text!r}: {len(acts)} adjust steps but only {left} "
@@ -253,19 +253,19 @@ class LureState(GameState):
         rest = left - len(acts)
         if rest:
             if self.config.adjust_may_be_unused:
-                acts.append(C.A_STOP)
+                acts.append(core.A_STOP)
             elif rest % 2:
                 raise ValueError(f"bad move {text!r}: every adjust must move a die "
                                  f"(adjust_may_be_unused is False) and {rest} would be left")
             else:
-                dice = [int(self.state[b + C.P_DICE + s]) for s in range(C.NSLOT)]
+                dice = [int(self.state[b + core.P_DICE + s]) for s in range(core.NSLOT)]
                 for a in acts:
-                    s = (a - C.A_ADJUST) >> 1
-                    dice[s] += 1 if (a - C.A_ADJUST) % 2 == 0 else -1
-                s = next(s for s in range(C.NSLOT) if self.state[b + C.P_RAW + s] >= 0)
-                up = dice[s] < int(C.SLOT_FACES[s])
-                away = C.A_ADJUST + 2 * s + (0 if up else 1)
-                back = C.A_ADJUST + 2 * s + (1 if up else 0)
+                    s = (a - core.A_ADJUST) >> 1
+                    dice[s] += 1 if (a - core.A_ADJUST) % 2 == 0 else -1
+                s = next(s for s in range(core.NSLOT) if self.state[b + core.P_RAW + s] >= 0)
+                up = dice[s] < int(core.SLOT_FACES[s])
+                away = core.A_ADJUST + 2 * s + (0 if up else 1)
+                back = core.A_ADJUST + 2 * s + (1 if up else 0)
                 acts += [away, back] * (rest // 2)
         return acts
 
@@ -282,27 +282,27 @@ class LureState(GameState):
         if viewer is None:
             return self.state
         p = self._check_player(viewer)
-        out = np.zeros(C.OBS_SIZE, np.int64)
-        C.observe(self.state, p, out)
+        out = np.zeros(core.OBS_SIZE, np.int64)
+        core.observe(self.state, p, out)
         return out
 
     def _card_text(self, c: int) -> str:
         d = self.deck
         req = d.requirement_text(c)
         extra = []
-        if d.info[c, D.I_SPLASH]:
-            extra.append(D.SPLASH_NAMES[d.info[c, D.I_SPLASH]])
-        if d.info[c, D.I_TROPHY]:
+        if d.info[c, decks.I_SPLASH]:
+            extra.append(decks.SPLASH_NAMES[d.info[c, decks.I_SPLASH]])
+        if d.info[c, decks.I_TROPHY]:
             extra.append("trophy")
         return (f"{d.ids[c]}[{int(d.catch_numbers[c])}{' ' + req if req else ''}: "
                 f"{int(d.points[c])}pt{' ' + ' '.join(extra) if extra else ''}]")
 
     @staticmethod
     def _cast_text(o, b) -> str:
-        parts = [f"{int(o[b + C.P_N6])}d6"] if o[b + C.P_N6] else []
-        parts += [SPECIAL_NAMES[i] for i in range(3) if o[b + C.P_SPEC] & (1 << i)]
-        lures = [LURE_KINDS[k] + (f"*{int(o[b + C.P_CAST + k])}" if o[b + C.P_CAST + k] > 1
-                                   else "") for k in range(C.NK) if o[b + C.P_CAST + k] > 0]
+        parts = [f"{int(o[b + core.P_N6])}d6"] if o[b + core.P_N6] else []
+        parts += [SPECIAL_NAMES[i] for i in range(3) if o[b + core.P_SPEC] & (1 << i)]
+        lures = [LURE_KINDS[k] + (f"*{int(o[b + core.P_CAST + k])}" if o[b + core.P_CAST + k] > 1
+                                   else "") for k in range(core.NK) if o[b + core.P_CAST + k] > 0]
         text = " ".join(parts) if parts else "no dice"
         return text + (" lures " + " ".join(lures) if lures else "")
 
@@ -316,42 +316,43 @@ class LureState(GameState):
         Raises ``ValueError`` for a bad seat."""
         o = self._view(viewer)
         n = self.n_players
-        dw = " + Deep Waters" if o[C.H_DEEP] else ""
-        final = " (final)" if o[C.H_FINAL] else ""
-        lines = [f"Lure, {n} players{dw}, round {int(o[C.H_ROUND])}{final}, phase {self.phase}; "
-                 f"fish left in the deck {int(o[C.H_NDRAW])}, bag {int(o[C.H_BAGN])} tokens, "
-                 f"discard {int(o[C.H_DISCN])}"]
-        tab = [self._card_text(int(c)) for c in o[C.TABLE:C.TABLE + o[C.H_NTABLE]]]
+        dw = " + Deep Waters" if o[core.H_DEEP] else ""
+        final = " (final)" if o[core.H_FINAL] else ""
+        lines = [f"Lure, {n} players{dw}, round {int(o[core.H_ROUND])}{final}, phase {self.phase}; "
+                 f"fish left in the deck {int(o[core.H_NDRAW])}, bag {int(o[core.H_BAGN])} tokens, "
+                 f"discard {int(o[core.H_DISCN])}"]
+        tab = [self._card_text(int(c)) for c in o[core.TABLE:core.TABLE + o[core.H_NTABLE]]]
         lines.append("table: " + (" ".join(tab) if tab else "(empty)"))
-        casting = o[C.H_PHASE] == C.PH_CAST
+        casting = o[core.H_PHASE] == core.PH_CAST
         for p in range(n):
             b = self._pb(p)
-            if o[b + C.P_HELD] >= 0:
-                held = " ".join(f"{LURE_KINDS[k]}*{int(o[b + C.P_HELD + k])}"
-                                if o[b + C.P_HELD + k] > 1 else LURE_KINDS[k]
-                                for k in range(C.NK) if o[b + C.P_HELD + k] > 0) or "none"
+            if o[b + core.P_HELD] >= 0:
+                held = " ".join(f"{LURE_KINDS[k]}*{int(o[b + core.P_HELD + k])}"
+                                if o[b + core.P_HELD + k] > 1 else LURE_KINDS[k]
+                                for k in range(core.NK) if o[b + core.P_HELD + k] > 0) or "none"
             else:
-                held = f"{int(o[b + C.P_NHELD])} hidden" if o[b + C.P_NHELD] else "none"
-            trophies = f", {int(o[b + C.P_TROPHY])} trophies" if o[b + C.P_TROPHY] else ""
-            line = (f"P{p}: {int(o[b + C.P_POINTS])} fish pts ({len(self.caught(p))} fish"
-                    f"{trophies}), {int(o[b + C.P_KEPT])} boosts kept, lures: {held}")
-            rest = [SPECIAL_NAMES[i] for i in range(3) if o[b + C.P_RESTING] & (1 << i)]
+                held = f"{int(o[b + core.P_NHELD])} hidden" if o[b + core.P_NHELD] else "none"
+            trophies = f", {int(o[b + core.P_TROPHY])} trophies" if o[b + core.P_TROPHY] else ""
+            line = (f"P{p}: {int(o[b + core.P_POINTS])} fish pts ({len(self.caught(p))} fish"
+                    f"{trophies}), {int(o[b + core.P_KEPT])} boosts kept, lures: {held}")
+            rest = [SPECIAL_NAMES[i] for i in range(3) if o[b + core.P_RESTING] & (1 << i)]
             if rest and not self.is_terminal():
                 line += f", resting {' '.join(rest)}"
             if casting:
-                if o[b + C.P_N6] < 0:
-                    line += "; cast: " + ("secret (done)" if o[b + C.P_CAST_DONE] else "secret")
-                elif o[b + C.P_CAST_DONE] or o[b + C.P_CSTEP] > 0:
+                if o[b + core.P_N6] < 0:
+                    line += "; cast: " + ("secret (done)" if o[b + core.P_CAST_DONE] else "secret")
+                elif o[b + core.P_CAST_DONE] or o[b + core.P_CSTEP] > 0:
                     line += f"; cast: {self._cast_text(o, b)}" + (
-                        "" if o[b + C.P_CAST_DONE] else " (in progress)")
+                        "" if o[b + core.P_CAST_DONE] else " (in progress)")
             elif not self.is_terminal():
                 line += f"; cast: {self._cast_text(o, b)}"
-                roll = " ".join(f"{SLOT_NAMES[s]}={int(o[b + C.P_DICE + s])}"
-                                for s in range(C.NSLOT) if o[b + C.P_DICE + s] >= 0)
+                roll = " ".join(f"{SLOT_NAMES[s]}={int(o[b + core.P_DICE + s])}"
+                                for s in range(core.NSLOT) if o[b + core.P_DICE + s] >= 0)
                 if roll:
                     line += f"; dice {roll}"
             if self.is_terminal():
-                line += f"; score {int(o[b + C.P_SCORE])}" + (" WINNER" if o[b + C.P_WIN] else "")
+                line += (f"; score {int(o[b + core.P_SCORE])}"
+                         + (" WINNER" if o[b + core.P_WIN] else ""))
             lines.append(line)
         if not self.is_terminal():
             p = self.current_player()
@@ -360,9 +361,9 @@ class LureState(GameState):
                 # hides them and determinize resamples them): only the phase shows
                 what = "cast (secret)" if casting else "adjust (secret)"
             elif casting:
-                what = _CAST_STEPS[int(self.state[self._pb(p) + C.P_CSTEP])]
+                what = _CAST_STEPS[int(self.state[self._pb(p) + core.P_CSTEP])]
             else:
-                what = f"adjust ({int(self.state[self._pb(p) + C.P_ADJ_LEFT])} left)"
+                what = f"adjust ({int(self.state[self._pb(p) + core.P_ADJ_LEFT])} left)"
             lines.append(f"to act: P{p}, {what}")
         return "\n".join(lines)
 
@@ -373,53 +374,54 @@ class LureState(GameState):
         seat."""
         o = self._view(player)
         players = []
-        casting = o[C.H_PHASE] == C.PH_CAST
+        casting = o[core.H_PHASE] == core.PH_CAST
         for p in range(self.n_players):
             b = self._pb(p)
             cast = None
-            if o[b + C.P_N6] >= 0 and (not casting or o[b + C.P_CAST_DONE] or p == player):
-                cast = {"d6": int(o[b + C.P_N6]),
+            if o[b + core.P_N6] >= 0 and (not casting or o[b + core.P_CAST_DONE] or p == player):
+                cast = {"d6": int(o[b + core.P_N6]),
                         "special": [SPECIAL_NAMES[i] for i in range(3)
-                                    if o[b + C.P_SPEC] & (1 << i)],
-                        "lures": {LURE_KINDS[k]: int(o[b + C.P_CAST + k])
-                                  for k in range(C.NK) if o[b + C.P_CAST + k] > 0}}
+                                    if o[b + core.P_SPEC] & (1 << i)],
+                        "lures": {LURE_KINDS[k]: int(o[b + core.P_CAST + k])
+                                  for k in range(core.NK) if o[b + core.P_CAST + k] > 0}}
             last = None
-            if o[b + C.P_LAST_NDICE] >= 0:
-                last = {"cast": {"d6": int(o[b + C.P_LAST_N6]),
+            if o[b + core.P_LAST_NDICE] >= 0:
+                last = {"cast": {"d6": int(o[b + core.P_LAST_N6]),
                                  "special": [SPECIAL_NAMES[i] for i in range(3)
-                                             if o[b + C.P_LAST_SPEC] & (1 << i)],
-                                 "lures": {LURE_KINDS[k]: int(o[b + C.P_LAST_CAST + k])
-                                           for k in range(C.NK) if o[b + C.P_LAST_CAST + k] > 0}},
-                        "dice": {SLOT_NAMES[s]: int(o[b + C.P_LAST_DICE + s])
-                                 for s in range(C.NSLOT) if o[b + C.P_LAST_DICE + s] >= 0},
-                        "sum": int(o[b + C.P_LAST_SUM]),
-                        "turn_order": int(o[b + C.P_LAST_GROUPR]),
-                        "caught": int(o[b + C.P_LAST_CAUGHT])}
+                                             if o[b + core.P_LAST_SPEC] & (1 << i)],
+                                 "lures": {LURE_KINDS[k]: int(o[b + core.P_LAST_CAST + k])
+                                           for k in range(core.NK)
+                                           if o[b + core.P_LAST_CAST + k] > 0}},
+                        "dice": {SLOT_NAMES[s]: int(o[b + core.P_LAST_DICE + s])
+                                 for s in range(core.NSLOT) if o[b + core.P_LAST_DICE + s] >= 0},
+                        "sum": int(o[b + core.P_LAST_SUM]),
+                        "turn_order": int(o[b + core.P_LAST_GROUPR]),
+                        "caught": int(o[b + core.P_LAST_CAUGHT])}
             players.append({
                 "seat": p,
-                "lures": None if o[b + C.P_HELD] < 0 else {
-                    LURE_KINDS[k]: int(o[b + C.P_HELD + k]) for k in range(C.NK)},
-                "n_lures": int(o[b + C.P_NHELD]),
-                "cast_done": bool(o[b + C.P_CAST_DONE]),
+                "lures": None if o[b + core.P_HELD] < 0 else {
+                    LURE_KINDS[k]: int(o[b + core.P_HELD + k]) for k in range(core.NK)},
+                "n_lures": int(o[b + core.P_NHELD]),
+                "cast_done": bool(o[b + core.P_CAST_DONE]),
                 "cast": cast,
-                "roll": {SLOT_NAMES[s]: int(o[b + C.P_RAW + s]) for s in range(C.NSLOT)
-                         if o[b + C.P_RAW + s] >= 0},
-                "dice": {SLOT_NAMES[s]: int(o[b + C.P_DICE + s]) for s in range(C.NSLOT)
-                         if o[b + C.P_DICE + s] >= 0},
-                "adjusts_left": int(o[b + C.P_ADJ_LEFT]),
-                "resting": [SPECIAL_NAMES[i] for i in range(3) if o[b + C.P_RESTING] & (1 << i)],
+                "roll": {SLOT_NAMES[s]: int(o[b + core.P_RAW + s]) for s in range(core.NSLOT)
+                         if o[b + core.P_RAW + s] >= 0},
+                "dice": {SLOT_NAMES[s]: int(o[b + core.P_DICE + s]) for s in range(core.NSLOT)
+                         if o[b + core.P_DICE + s] >= 0},
+                "adjusts_left": int(o[b + core.P_ADJ_LEFT]),
+                "resting": [SPECIAL_NAMES[i] for i in range(3) if o[b + core.P_RESTING] & (1 << i)],
                 "caught": self.caught(p),
-                "fish_points": int(o[b + C.P_POINTS]),
-                "boosts_kept": int(o[b + C.P_KEPT]),
-                "trophies": int(o[b + C.P_TROPHY]),
+                "fish_points": int(o[b + core.P_POINTS]),
+                "boosts_kept": int(o[b + core.P_KEPT]),
+                "trophies": int(o[b + core.P_TROPHY]),
                 "last_round": last,
             })
         return {
-            "player": int(player), "phase": self.phase, "round": int(o[C.H_ROUND]),
-            "final_round": bool(o[C.H_FINAL]), "current_player": int(o[C.H_CUR]),
-            "table": self.fish_on_table(), "fish_left_in_deck": int(o[C.H_NDRAW]),
-            "bag_size": int(o[C.H_BAGN]),
-            "discard": {LURE_KINDS[k]: int(o[C.H_DISC + k]) for k in range(C.NK)},
+            "player": int(player), "phase": self.phase, "round": int(o[core.H_ROUND]),
+            "final_round": bool(o[core.H_FINAL]), "current_player": int(o[core.H_CUR]),
+            "table": self.fish_on_table(), "fish_left_in_deck": int(o[core.H_NDRAW]),
+            "bag_size": int(o[core.H_BAGN]),
+            "discard": {LURE_KINDS[k]: int(o[core.H_DISC + k]) for k in range(core.NK)},
             "players": players,
             "scores": self.scores() if self.is_terminal() else None,
         }
@@ -429,13 +431,13 @@ class LureState(GameState):
         (:meth:`engines.protocol.GameState.events`)."""
         s = self.state
         lines = []
-        rnd = int(before[C.H_ROUND])
-        if int(s[C.H_ROUND]) != rnd or self.is_terminal():
+        rnd = int(before[core.H_ROUND])
+        if int(s[core.H_ROUND]) != rnd or self.is_terminal():
             parts = []
-            for q in range(int(s[C.H_NP])):
-                b = C.PB + q * C.PSTRIDE
-                fish = int(s[b + C.P_NFISH]) - int(before[b + C.P_NFISH])
-                pts = int(s[b + C.P_POINTS]) - int(before[b + C.P_POINTS])
+            for q in range(int(s[core.H_NP])):
+                b = core.PB + q * core.PSTRIDE
+                fish = int(s[b + core.P_NFISH]) - int(before[b + core.P_NFISH])
+                pts = int(s[b + core.P_POINTS]) - int(before[b + core.P_POINTS])
                 parts.append(f"{who(q)} " + (f"catches {fish} fish (+{pts} pts)" if fish > 0
                                              else "catches nothing"))
             lines.append(f"  -> round {rnd}: " + "; ".join(parts))
@@ -454,7 +456,7 @@ def new_game(config=None, seed: int = 0) -> LureState:
 def finish_frame(df: pd.DataFrame, n_players: int) -> pd.DataFrame:
     """:func:`agents.loop.play_batch`'s frame without the per-seat columns of absent seats
     (``score_p`` ... ``win_p`` for ``p >= n_players``)."""
-    drop = [f"{f}_{p}" for f in C._SEAT_FIELDS for p in range(n_players, C.MAX_PLAYERS)]
+    drop = [f"{f}_{p}" for f in core._SEAT_FIELDS for p in range(n_players, core.MAX_PLAYERS)]
     return df.drop(columns=[c for c in drop if c in df.columns])
 
 

@@ -5,7 +5,7 @@ The evaluator (:mod:`engines.poker`, duplicate detection) and the River Rats pol
 count and locate bits many times per call: :func:`popcount`, :func:`high_bit` and
 :func:`low_bit` are LLVM's ``ctpop``, ``ctlz`` and ``cttz`` (one ``popcnt`` / ``lzcnt`` /
 ``tzcnt`` instruction on x86-64). Rats (:mod:`engines.rats.core`) reads its card masks with
-them too (issue 29: lead generation is bit twiddling). Integers narrower than 64 bits are taken
+them too (its lead generation is bit twiddling). Integers narrower than 64 bits are taken
 as 64 bits (sign-extended when signed).
 """
 

@@ -3,10 +3,10 @@
 Numba counts references to every array with an *atomic* increment and decrement (``lock
 incq``/``lock decq``), each time an array variable is bound, sliced (``mem[p]``) or handed to an
 inlined function; an array without ``meminfo`` skips both (``NRT_incref`` returns at once on a
-null pointer). In the one game loop (:mod:`agents.loop`) those atomic operations took a third
-of a River Rats game under the random policy (``perf``, issue 29). :func:`borrow` returns the
-same array (same data, shape, strides, type) without ``meminfo``, so every view of it down the
-call chain is free of reference counting.
+null pointer). In the one game loop (:mod:`agents.loop`) those atomic operations were a large
+share of a River Rats game under the random policy (``perf``; docs/benchmarks.md).
+:func:`borrow` returns the same array (same data, shape, strides, type) without ``meminfo``,
+so every view of it down the call chain is free of reference counting.
 
 The borrowed view does not keep the memory alive: use it only while the owner (a local array
 of the calling function, or an argument of it) lives, and never return or store it. Numba frees

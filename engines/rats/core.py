@@ -266,7 +266,7 @@ _SUIT_MASK = np.array([sum(1 << (4 * r + s) for r in range(13)) for s in range(4
 
 # ----------------------------------------------------------------------------- bit helpers
 # one instruction each (engines.protocol.bits), where a SWAR popcount and a de Bruijn lookup were
-# (issue 29: lead generation, a quarter of a heuristic game, is bit counting and locating)
+# (lead generation, a large share of a heuristic game, is bit counting and locating)
 @njit_per_type
 def popcount(x):
     """Number of set bits of a non-negative ``int64``."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from engines import cards as cardtext
 from engines.protocol import GameState
-from engines.rats import core as C
+from engines.rats import core
 from engines.rats.config import RatsConfig
 
 __all__ = ["RatsState", "STATE_CLASS", "new_game", "mask_to_cards", "cards_to_mask",
@@ -49,16 +49,16 @@ Moves: 'lead single|set|run', then 'add <card>' in ascending order and 'finish l
 (a single, or a lead that empties the hand, ends by itself; or the whole lead at once:
 'set 7s 7h X1', 'run 5s 6s 7s', '7s'); followers 'play 7h'."""
 
-_KIND_WORDS = {"single": C.KIND_SINGLE, "set": C.KIND_SET, "run": C.KIND_SEQ,
-               "sequence": C.KIND_SEQ, "seq": C.KIND_SEQ}
+_KIND_WORDS = {"single": core.KIND_SINGLE, "set": core.KIND_SET, "run": core.KIND_SEQ,
+               "sequence": core.KIND_SEQ, "seq": core.KIND_SEQ}
 _FINISH_WORDS = ("finish", "done", "end", "stop")
 _VERBS = ("lead", "play", "add")
 
 
 def mask_to_cards(mask: int) -> list[int]:
     """Card ids (ascending) of a 54-bit card mask (an ``int``)."""
-    m = int(mask) & C.CARD_BITS
-    return [c for c in range(C.N_CARDS) if (m >> c) & 1]
+    m = int(mask) & core.CARD_BITS
+    return [c for c in range(core.N_CARDS) if (m >> c) & 1]
 
 
 def cards_to_mask(card_ids) -> int:
@@ -67,7 +67,7 @@ def cards_to_mask(card_ids) -> int:
     m = 0
     for c in card_ids:
         c = int(c)
-        if not 0 <= c < C.N_CARDS:
+        if not 0 <= c < core.N_CARDS:
             raise ValueError(f"card id {c} out of range: expected 0..53")
         if (m >> c) & 1:
             raise ValueError(f"card {cardtext.format_card(c)} given twice")
@@ -92,41 +92,41 @@ class RatsState(GameState):
 
     game_name = "rats"
     config_class = RatsConfig
-    core = C
+    core = core
     rules_summary = RULES_SUMMARY
 
     # ---- queries -------------------------------------------------------------------------
     def phase(self) -> str:
         """``"declare"``, ``"build"`` (the leader adds cards), ``"follow"`` or ``"over"``."""
-        return C.PHASE_NAMES[int(self.state[C.PHASE])]
+        return core.PHASE_NAMES[int(self.state[core.PHASE])]
 
     def is_leading(self) -> bool:
         """True while the player to act leads (declares a kind or builds the lead)."""
-        return int(self.state[C.PHASE]) in (C.PHASE_DECLARE, C.PHASE_BUILD)
+        return int(self.state[core.PHASE]) in (core.PHASE_DECLARE, core.PHASE_BUILD)
 
     def hand(self, player: int) -> list[int]:
         """Card ids in seat ``player``'s hand (full information; see :meth:`observation`).
         Raises ``ValueError`` for a seat out of range."""
         p = self._check_player(player)
-        return mask_to_cards(self.state[C.HAND + p])
+        return mask_to_cards(self.state[core.HAND + p])
 
     def holding(self, player: int) -> list[int]:
         """Card ids of seat ``player``'s holding besides the hand: captured this round plus
         set aside (full information). Raises ``ValueError`` for a seat out of range."""
         p = self._check_player(player)
-        return mask_to_cards(self.state[C.CAPT + p] | self.state[C.ASIDE + p])
+        return mask_to_cards(self.state[core.CAPT + p] | self.state[core.ASIDE + p])
 
     def places(self) -> list[int]:
         """Final places per seat, 1 = winner (zeros before the end)."""
-        return [int(x) for x in self.state[C.PLACE:C.PLACE + self.n_players]]
+        return [int(x) for x in self.state[core.PLACE:core.PLACE + self.n_players]]
 
     # ---- text ----------------------------------------------------------------------------
     def _action_text(self, a: int) -> str:
-        if a == C.FINISH:
+        if a == core.FINISH:
             return "finish lead"
-        if a >= C.LEAD_SINGLE:
-            return f"lead {C.KIND_NAMES[a - C.LEAD_SINGLE]}"
-        verb = "add" if int(self.state[C.PHASE]) == C.PHASE_BUILD else "play"
+        if a >= core.LEAD_SINGLE:
+            return f"lead {core.KIND_NAMES[a - core.LEAD_SINGLE]}"
+        verb = "add" if int(self.state[core.PHASE]) == core.PHASE_BUILD else "play"
         return f"{verb} {cardtext.format_card(a)}"
 
     def _parse_action(self, text: str) -> int | None:
@@ -142,14 +142,14 @@ class RatsState(GameState):
             return None
         w = words[0]
         if w in _KIND_WORDS:
-            return C.LEAD_SINGLE + _KIND_WORDS[w]
+            return core.LEAD_SINGLE + _KIND_WORDS[w]
         if w in _FINISH_WORDS:
-            return C.FINISH
+            return core.FINISH
         try:
             c = int(cardtext.parse_card(w))
         except ValueError:
             return None
-        if c >= 52 and int(self.state[C.PHASE]) == C.PHASE_BUILD:
+        if c >= 52 and int(self.state[core.PHASE]) == core.PHASE_BUILD:
             legal = self.legal_actions()
             if c not in legal:
                 other = 105 - c
@@ -197,14 +197,14 @@ class RatsState(GameState):
             cards_to_mask(ids)
         except ValueError as exc:
             raise ValueError(f"bad move {text!r}: {exc}") from None
-        ph = int(self.state[C.PHASE])
+        ph = int(self.state[core.PHASE])
         p = self.current_player()
-        if ph == C.PHASE_DECLARE:
+        if ph == core.PHASE_DECLARE:
             kinds = [kind] if kind is not None else (
-                [C.KIND_SINGLE] if len(ids) == 1 else [C.KIND_SET, C.KIND_SEQ])
+                [core.KIND_SINGLE] if len(ids) == 1 else [core.KIND_SET, core.KIND_SEQ])
             found = []
             for k in kinds:
-                seq = [C.LEAD_SINGLE + k] + self._lead_cards(ids, self.state[C.HAND + p])
+                seq = [core.LEAD_SINGLE + k] + self._lead_cards(ids, self.state[core.HAND + p])
                 ok = self._try(seq, lead_done=True)
                 if ok is not None:
                     found.append(ok)
@@ -215,18 +215,18 @@ class RatsState(GameState):
                 raise ValueError(f"ambiguous lead {text!r}: the cards form a set and a run; "
                                  f"say 'set ...' or 'run ...'")
             return found[0]
-        if ph == C.PHASE_BUILD and kind is None:
-            seq = self._lead_cards(ids, self.state[C.HAND + p])
+        if ph == core.PHASE_BUILD and kind is None:
+            seq = self._lead_cards(ids, self.state[core.HAND + p])
             ok = self._try(seq, lead_done=finish) if seq or finish else None
             if ok is None:
                 raise ValueError(f"no legal cards {text!r} to add to the lead of seat {p}; "
                                  f"legal now: {', '.join(t for _, t in self.legal_action_texts())}")
             return ok
-        if ph == C.PHASE_FOLLOW and kind is None and not finish and ids:
+        if ph == core.PHASE_FOLLOW and kind is None and not finish and ids:
             ok = self._try(ids, lead_done=False)
             if ok is None:
                 raise ValueError(f"no legal play {text!r} for seat {p}: expected at most "
-                                 f"{int(self.state[C.LEAD_N]) - int(self.state[C.CHOSEN])} "
+                                 f"{int(self.state[core.LEAD_N]) - int(self.state[core.CHOSEN])} "
                                  f"card(s) of the hand")
             return ok
         raise ValueError(f"no legal move {text!r} for seat {p} in phase {self.phase()}: "
@@ -251,9 +251,10 @@ class RatsState(GameState):
         try:
             for a in seq:
                 g.apply_action(a)
-            if lead_done and int(g.state[C.PHASE]) == C.PHASE_BUILD and g.current_player() == p:
-                g.apply_action(C.FINISH)
-                out.append(C.FINISH)
+            if (lead_done and int(g.state[core.PHASE]) == core.PHASE_BUILD
+                    and g.current_player() == p):
+                g.apply_action(core.FINISH)
+                out.append(core.FINISH)
         except ValueError:
             return None
         return out
@@ -270,27 +271,27 @@ class RatsState(GameState):
         p = self._check_player(player)
         o = self.information_state(p)
         n = self.n_players
-        kind = int(o[C.LEAD_KIND])
-        late = int(o[C.ROUND]) >= 2
+        kind = int(o[core.LEAD_KIND])
+        late = int(o[core.ROUND]) >= 2
         return {
             "player": p,
-            "round": int(o[C.ROUND]),
-            "phase": C.PHASE_NAMES[int(o[C.PHASE])],
+            "round": int(o[core.ROUND]),
+            "phase": core.PHASE_NAMES[int(o[core.PHASE])],
             "current_player": self.current_player(),
-            "leader": int(o[C.LEADER]),
-            "lead_kind": C.KIND_NAMES[kind] if kind >= 0 else None,
-            "lead_n": int(o[C.LEAD_N]),
-            "hand_size": int(o[C.HAND_SIZE]),
-            "hand": mask_to_cards(o[C.HAND + p]),
-            "set_aside": mask_to_cards(o[C.ASIDE + p]),
-            "table": [mask_to_cards(o[C.TABLE + q]) for q in range(n)],
-            "captured": [mask_to_cards(o[C.CAPT + q]) for q in range(n)],
-            "alive": [bool(o[C.ALIVE + q]) for q in range(n)],
-            "hand_sizes": [int(o[C.OBS_HAND_N + q]) for q in range(n)],
-            "captured_sizes": [int(o[C.OBS_CAPT_N + q]) for q in range(n)],
-            "set_aside_sizes": [int(o[C.OBS_ASIDE_N + q]) for q in range(n)],
-            "kitty_size": int(o[C.OBS_KITTY_N]),
-            "known_holdings": ([mask_to_cards(o[C.INFO_HOLD + q]) for q in range(n)]
+            "leader": int(o[core.LEADER]),
+            "lead_kind": core.KIND_NAMES[kind] if kind >= 0 else None,
+            "lead_n": int(o[core.LEAD_N]),
+            "hand_size": int(o[core.HAND_SIZE]),
+            "hand": mask_to_cards(o[core.HAND + p]),
+            "set_aside": mask_to_cards(o[core.ASIDE + p]),
+            "table": [mask_to_cards(o[core.TABLE + q]) for q in range(n)],
+            "captured": [mask_to_cards(o[core.CAPT + q]) for q in range(n)],
+            "alive": [bool(o[core.ALIVE + q]) for q in range(n)],
+            "hand_sizes": [int(o[core.OBS_HAND_N + q]) for q in range(n)],
+            "captured_sizes": [int(o[core.OBS_CAPT_N + q]) for q in range(n)],
+            "set_aside_sizes": [int(o[core.OBS_ASIDE_N + q]) for q in range(n)],
+            "kitty_size": int(o[core.OBS_KITTY_N]),
+            "known_holdings": ([mask_to_cards(o[core.INFO_HOLD + q]) for q in range(n)]
                                if late else None),
         }
 
@@ -304,39 +305,41 @@ class RatsState(GameState):
         n = self.n_players
         if viewer is not None:
             viewer = self._check_player(viewer)
-        kit = int(C.popcount(s[C.KITTY]))
-        kit_text = (f"kitty [{_cards_text(s[C.KITTY])}]" if viewer is None and kit
+        kit = int(core.popcount(s[core.KITTY]))
+        kit_text = (f"kitty [{_cards_text(s[core.KITTY])}]" if viewer is None and kit
                     else f"kitty {kit} cards")
-        lines = [f"Rats, {n} players, round {int(s[C.ROUND])} (hand size "
-                 f"{int(s[C.HAND_SIZE])}), {int(s[C.TRICKS])} tricks, {kit_text}"]
+        lines = [f"Rats, {n} players, round {int(s[core.ROUND])} (hand size "
+                 f"{int(s[core.HAND_SIZE])}), {int(s[core.TRICKS])} tricks, {kit_text}"]
         cur = self.current_player()
         for q in range(n):
             tag = ">" if q == cur else " "
-            if not s[C.ALIVE + q]:
-                lines.append(f"{tag} seat {q}: out (round {int(s[C.ELIM_ROUND + q])})"
-                             + (f", set aside {int(C.popcount(s[C.ASIDE + q]))}"
-                                if s[C.ASIDE + q] else ""))
+            if not s[core.ALIVE + q]:
+                lines.append(f"{tag} seat {q}: out (round {int(s[core.ELIM_ROUND + q])})"
+                             + (f", set aside {int(core.popcount(s[core.ASIDE + q]))}"
+                                if s[core.ASIDE + q] else ""))
                 continue
-            hand = s[C.HAND + q]
+            hand = s[core.HAND + q]
             shown = (f"[{_cards_text(hand)}]" if viewer is None or viewer == q
-                     else f"{int(C.popcount(hand))} cards")
-            played = _cards_text(s[C.TABLE + q])
-            lines.append(f"{tag} seat {q}: hand {shown}, captured {int(C.popcount(s[C.CAPT + q]))}"
-                         f", set aside {int(C.popcount(s[C.ASIDE + q]))}"
+                     else f"{int(core.popcount(hand))} cards")
+            played = _cards_text(s[core.TABLE + q])
+            lines.append(f"{tag} seat {q}: hand {shown}, "
+                         f"captured {int(core.popcount(s[core.CAPT + q]))}"
+                         f", set aside {int(core.popcount(s[core.ASIDE + q]))}"
                          + (f" | played {played}" if played else ""))
-        ph = int(s[C.PHASE])
-        if ph == C.PHASE_BUILD:
-            lines.append(f"seat {cur} is leading a {C.KIND_NAMES[int(s[C.LEAD_KIND])]}: "
-                         f"{_cards_text(s[C.TABLE + cur]) or '(no card yet)'}")
-        elif ph == C.PHASE_FOLLOW:
-            lines.append(f"lead: {C.KIND_NAMES[int(s[C.LEAD_KIND])]} of {int(s[C.LEAD_N])} by "
-                         f"seat {int(s[C.LEADER])}; seat {cur} has played "
-                         f"{int(s[C.CHOSEN])} of {int(s[C.LEAD_N])}")
-        elif ph == C.PHASE_DECLARE:
+        ph = int(s[core.PHASE])
+        if ph == core.PHASE_BUILD:
+            lines.append(f"seat {cur} is leading a {core.KIND_NAMES[int(s[core.LEAD_KIND])]}: "
+                         f"{_cards_text(s[core.TABLE + cur]) or '(no card yet)'}")
+        elif ph == core.PHASE_FOLLOW:
+            lines.append(f"lead: {core.KIND_NAMES[int(s[core.LEAD_KIND])]} of "
+                         f"{int(s[core.LEAD_N])} by "
+                         f"seat {int(s[core.LEADER])}; seat {cur} has played "
+                         f"{int(s[core.CHOSEN])} of {int(s[core.LEAD_N])}")
+        elif ph == core.PHASE_DECLARE:
             lines.append(f"seat {cur} leads the next trick")
         else:
             lines.append(f"game over: places {self.places()}, returns {self.returns()}"
-                         + (" (truncated)" if s[C.TRUNCATED] else ""))
+                         + (" (truncated)" if s[core.TRUNCATED] else ""))
         return "\n".join(lines)
 
     def events(self, before, action: int, who) -> list[str]:
@@ -344,23 +347,23 @@ class RatsState(GameState):
         round's end; ``boardlab play`` prints them (:meth:`engines.protocol.GameState.events`)."""
         s = self.state
         lines = []
-        if int(s[C.TRICKS]) != int(before[C.TRICKS]) or (
-                int(s[C.ROUND]) != int(before[C.ROUND])):
-            w = int(s[C.LAST_WINNER])
+        if int(s[core.TRICKS]) != int(before[core.TRICKS]) or (
+                int(s[core.ROUND]) != int(before[core.ROUND])):
+            w = int(s[core.LAST_WINNER])
             mask = 0
-            for q in range(int(before[C.N_PLAYERS])):
-                mask |= int(before[C.TABLE + q])
-            if 0 <= action < C.N_CARDS:
+            for q in range(int(before[core.N_PLAYERS])):
+                mask |= int(before[core.TABLE + q])
+            if 0 <= action < core.N_CARDS:
                 mask |= 1 << int(action)
-            ids = [c for c in range(C.N_CARDS) if mask >> c & 1]
+            ids = [c for c in range(core.N_CARDS) if mask >> c & 1]
             lines.append(f"  -> {who(w)} takes the trick ({len(ids)} card"
                          f"{'s' if len(ids) != 1 else ''}: "
                          f"{' '.join(cardtext.format_card(c) for c in ids)})")
-            rnd = int(before[C.ROUND])
-            if int(s[C.ROUND]) != rnd or self.is_terminal():
-                out = [q for q in range(int(s[C.N_PLAYERS]))
-                       if int(s[C.ELIM_ROUND + q]) == rnd and int(before[C.ALIVE + q])]
-                kitty = int(before[C.KITTY]).bit_count() if rnd == 1 else 0
+            rnd = int(before[core.ROUND])
+            if int(s[core.ROUND]) != rnd or self.is_terminal():
+                out = [q for q in range(int(s[core.N_PLAYERS]))
+                       if int(s[core.ELIM_ROUND + q]) == rnd and int(before[core.ALIVE + q])]
+                kitty = int(before[core.KITTY]).bit_count() if rnd == 1 else 0
                 lines.append(f"  -> round {rnd} ends" + (
                     f"; {who(w)} takes the kitty ({kitty} cards)" if kitty else "") + (
                     f"; {', '.join(who(q) for q in out)} captured nothing and "

@@ -23,7 +23,7 @@ from numba import njit
 from engines.protocol.bits import low_bit
 from engines.protocol.chance import mix
 from engines.protocol.relabel import shuffle_onto
-from engines.rats import core as C
+from engines.rats import core
 
 __all__ = ["N_CARDS", "relabel_map", "relabel", "relabel_action", "relabeled_world",
            "relabel_consistent"]
@@ -53,14 +53,14 @@ def _group(s, p, src, q_or_all):
     kitty; later rounds seat ``q_or_all``'s hand then its set-aside pile. Returns the count."""
     n = 0
     if q_or_all < 0:
-        for q in range(s[C.N_PLAYERS]):
+        for q in range(s[core.N_PLAYERS]):
             if q != p:
-                n = _mask_cards(s[C.HAND + q], src, n)
-                n = _mask_cards(s[C.ASIDE + q], src, n)
-        n = _mask_cards(s[C.KITTY], src, n)
+                n = _mask_cards(s[core.HAND + q], src, n)
+                n = _mask_cards(s[core.ASIDE + q], src, n)
+        n = _mask_cards(s[core.KITTY], src, n)
     else:
-        n = _mask_cards(s[C.HAND + q_or_all], src, n)
-        n = _mask_cards(s[C.ASIDE + q_or_all], src, n)
+        n = _mask_cards(s[core.HAND + q_or_all], src, n)
+        n = _mask_cards(s[core.ASIDE + q_or_all], src, n)
     return n
 
 
@@ -73,8 +73,8 @@ def _draw_map(s, p, words, perm):
     src = np.empty(N_CARDS, dtype=np.int64)
     dst = np.empty(N_CARDS, dtype=np.int64)
     moved = 0
-    first = -1 if s[C.ROUND] == 1 else 0
-    last = 0 if s[C.ROUND] == 1 else s[C.N_PLAYERS]
+    first = -1 if s[core.ROUND] == 1 else 0
+    last = 0 if s[core.ROUND] == 1 else s[core.N_PLAYERS]
     for g in range(first, last):
         if g == p:
             continue
@@ -96,12 +96,12 @@ def relabel_map(s, s0, p, seed, perm):
     words = np.empty(1, dtype=np.int64)
     words[0] = seed
     moved = _draw_map(s, p, words, perm)
-    if not (s[C.PHASE] == C.PHASE_BUILD and s[C.CUR] != p):
+    if not (s[core.PHASE] == core.PHASE_BUILD and s[core.CUR] != p):
         return moved
     w = np.empty_like(s)
     for _ in range(MAX_TRIES):
         relabel(s, perm, w)
-        if C.build_candidates(w, True) != 0 or C.lead_complete(w):
+        if core.build_candidates(w, True) != 0 or core.lead_complete(w):
             break
         moved = _draw_map(s, p, words, perm)
     return moved
@@ -122,12 +122,12 @@ def relabel(src, perm, out):
     card masks (hands, capture piles, set-aside piles, tables, kitty) and the last card added
     to a lead being built."""
     out[:] = src
-    out[C.KITTY] = _relabel_mask(src[C.KITTY], perm)
-    for q in range(src[C.N_PLAYERS]):
-        for b in (C.HAND, C.CAPT, C.ASIDE, C.TABLE):
+    out[core.KITTY] = _relabel_mask(src[core.KITTY], perm)
+    for q in range(src[core.N_PLAYERS]):
+        for b in (core.HAND, core.CAPT, core.ASIDE, core.TABLE):
             out[b + q] = _relabel_mask(src[b + q], perm)
-    if 0 <= src[C.LAST_ADDED] < N_CARDS:
-        out[C.LAST_ADDED] = perm[src[C.LAST_ADDED]]
+    if 0 <= src[core.LAST_ADDED] < N_CARDS:
+        out[core.LAST_ADDED] = perm[src[core.LAST_ADDED]]
 
 
 @njit(cache=True)
@@ -144,11 +144,11 @@ def relabeled_world(s, p, perm, seed, out):
     """The world of relabelling ``perm`` for seat ``p``: :func:`relabel` of ``s`` with the
     chance word reseeded as ``determinize`` does (``mix(seed ^ DET_SALT)``), into ``out``."""
     relabel(s, perm, out)
-    out[C.RNG] = mix(np.int64(seed) ^ C.DET_SALT)
+    out[core.RNG] = mix(np.int64(seed) ^ core.DET_SALT)
 
 
 @njit(cache=True)
 def relabel_consistent(past, s, p):
     """True when the past state ``past`` is of the same round as ``s`` (hidden cards move only
     between rounds, so the relabellings of ``s`` apply to it)."""
-    return past[C.ROUND] == s[C.ROUND]
+    return past[core.ROUND] == s[core.ROUND]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from engines.protocol import GameState
-from engines.recurring import core as C
+from engines.recurring import core
 from engines.recurring.config import RecurringConfig
 
 __all__ = ["RecurringState", "STATE_CLASS", "new_game", "action_text", "parse_play",
@@ -22,12 +22,12 @@ _COUNT_X = re.compile(r"^(\d+)\s*[x*]\s*([1-9rR])$")
 
 
 def _num_text(v: int) -> str:
-    return "R" if v == C.R else str(v)
+    return "R" if v == core.R else str(v)
 
 
 def _is_play(a: int) -> bool:
     v, k = a & 15, a >> 4
-    return 1 <= v <= C.N_NUMBERS and 1 <= k <= C.MAX_COUNT
+    return 1 <= v <= core.N_NUMBERS and 1 <= k <= core.MAX_COUNT
 
 
 def action_text(action: int) -> str:
@@ -35,10 +35,10 @@ def action_text(action: int) -> str:
     an unused id of the table gives ``"unused id <a>"``. Raises ``ValueError`` for an int
     outside ``0 .. NUM_DISTINCT_ACTIONS - 1``."""
     a = int(action)
-    if not 0 <= a < C.NUM_DISTINCT_ACTIONS:
+    if not 0 <= a < core.NUM_DISTINCT_ACTIONS:
         raise ValueError(f"bad action {action!r}: not in the action table "
-                         f"(0..{C.NUM_DISTINCT_ACTIONS - 1})")
-    if a == C.PASS:
+                         f"(0..{core.NUM_DISTINCT_ACTIONS - 1})")
+    if a == core.PASS:
         return "pass"
     if not _is_play(a):
         return f"unused id {a}"
@@ -55,17 +55,17 @@ def parse_play(text: str) -> int:
     if t.lower().startswith("play"):
         t = t[4:].strip()
     if t.lower() == "pass":
-        return C.PASS
+        return core.PASS
     m = _COUNT_X.match(t)
     if m:
         syms = [m.group(2).upper()] * int(m.group(1))
     else:
         syms = [s.upper() for s in re.sub(r"[\s,\-]+", "", t)]
     if not syms or any(s not in "123456789R" for s in syms) or len(set(syms)) != 1 \
-            or len(syms) > C.MAX_COUNT:
+            or len(syms) > core.MAX_COUNT:
         raise ValueError(f"bad play {text!r}: expected 'pass' or 1..12 cards of one number, "
                          f"e.g. '7-7-7', '777', 'R', '3x7'")
-    v = C.R if syms[0] == "R" else int(syms[0])
+    v = core.R if syms[0] == "R" else int(syms[0])
     return 16 * len(syms) + v
 
 
@@ -80,7 +80,7 @@ class RecurringState(GameState):
 
     game_name = "recurring"
     config_class = RecurringConfig
-    core = C
+    core = core
     rules_summary = """ReCURRRing (3-5 players): a climbing game with 57 cards, number cards 1-9 (v
 copies of v) and 12 R cards; fewer cards with 3 or 4 players. All cards are dealt.
 The holder of the 1 starts. The start player of every round opens with exactly one card.
@@ -110,7 +110,7 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
         if config is None:
             config = RecurringConfig(n_players=len(hands), **options)
         g = cls(config, 0)
-        g.state[:] = C.state_from_hands(g.config.to_array(), hands, start)
+        g.state[:] = core.state_from_hands(g.config.to_array(), hands, start)
         g.scenario = True
         return g
 
@@ -124,42 +124,42 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
     # ---- readable views ------------------------------------------------------------------
     def _counts(self, block: int, player: int) -> dict[str, int]:
         p = self._check_player(player)
-        base = block + C.BLOCK * p
-        return {_num_text(v): int(self.state[base + v]) for v in range(1, C.N_NUMBERS + 1)
+        base = block + core.BLOCK * p
+        return {_num_text(v): int(self.state[base + v]) for v in range(1, core.N_NUMBERS + 1)
                 if self.state[base + v]}
 
     def hand(self, player: int) -> dict[str, int]:
         """Seat ``player``'s hand as ``{"1": count, ..., "R": count}`` (non-zero counts).
         ``ValueError`` for a seat out of range."""
-        return self._counts(C.HAND, player)
+        return self._counts(core.HAND, player)
 
     def score_pile(self, player: int) -> dict[str, int]:
         """Seat ``player``'s face-up score pile as counts per number."""
-        return self._counts(C.SCORE, player)
+        return self._counts(core.SCORE, player)
 
     def face_down(self, player: int) -> dict[str, int]:
         """Seat ``player``'s face-down cards as counts per number (public: they were on the
         table)."""
-        return self._counts(C.FACEDOWN, player)
+        return self._counts(core.FACEDOWN, player)
 
     def known_cards(self, player: int) -> dict[str, int]:
         """The cards every seat knows to be in ``player``'s hand (taken back from the table and
         not played since; the first start player's 1), as counts per number."""
-        return self._counts(C.KNOWN, player)
+        return self._counts(core.KNOWN, player)
 
     def table_play(self) -> tuple[str, int] | None:
         """The play on the table as ``(text, owner)`` (``("7-7", 2)``), or ``None`` when the
         table is empty."""
-        v = int(self.state[C.TABLE_NUM])
+        v = int(self.state[core.TABLE_NUM])
         if v == 0:
             return None
-        return "-".join([_num_text(v)] * int(self.state[C.TABLE_COUNT])), int(
-            self.state[C.TABLE_OWNER])
+        return "-".join([_num_text(v)] * int(self.state[core.TABLE_COUNT])), int(
+            self.state[core.TABLE_OWNER])
 
     def points(self) -> list[int]:
         """Each seat's points so far from its score pile (rules "Scoring"; R cards only for
         a player who emptied their hand)."""
-        return [int(C.points_of(self.state, p)) for p in range(self.n_players)]
+        return [int(core.points_of(self.state, p)) for p in range(self.n_players)]
 
     def _action_text(self, action: int) -> str:
         return action_text(action)
@@ -191,15 +191,15 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
         s = self.state
         return {
             "player": p,
-            "round": int(s[C.ROUND]),
-            "final_round": bool(s[C.FINAL]),
+            "round": int(s[core.ROUND]),
+            "final_round": bool(s[core.FINAL]),
             "current_player": self.current_player(),
             "hand": self.hand(p),
-            "hand_sizes": [int(s[C.HAND + C.BLOCK * q]) for q in range(n)],
+            "hand_sizes": [int(s[core.HAND + core.BLOCK * q]) for q in range(n)],
             "known": [self.known_cards(q) for q in range(n)],
             "table": self.table_play(),
-            "passed": [bool(s[C.PASSED + q]) for q in range(n)],
-            "emptied": [bool(s[C.EMPTIED + q]) for q in range(n)],
+            "passed": [bool(s[core.PASSED + q]) for q in range(n)],
+            "emptied": [bool(s[core.EMPTIED + q]) for q in range(n)],
             "score_piles": [self.score_pile(q) for q in range(n)],
             "face_down": [self.face_down(q) for q in range(n)],
             "terminal": self.is_terminal(),
@@ -215,8 +215,8 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
         s = self.state
         n = self.n_players
         t = self.table_play()
-        lines = [f"ReCURRRing, {n} players, round {int(s[C.ROUND])}"
-                 + (" (final round)" if s[C.FINAL] else "")
+        lines = [f"ReCURRRing, {n} players, round {int(s[core.ROUND])}"
+                 + (" (final round)" if s[core.FINAL] else "")
                  + f", table: {t[0] + ' by seat ' + str(t[1]) if t else 'empty'}"]
         cur = self.current_player()
 
@@ -225,20 +225,20 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
 
         for q in range(n):
             tag = ">" if q == cur else " "
-            size = int(s[C.HAND + C.BLOCK * q])
+            size = int(s[core.HAND + core.BLOCK * q])
             if viewer is None or viewer == q:
                 hand = f"hand [{fmt(self.hand(q))}]"
             else:
                 known = self.known_cards(q)
                 hand = f"hand {size} cards" + (f" (known {fmt(known)})" if known else "")
-            down = int(s[C.FACEDOWN + C.BLOCK * q])
+            down = int(s[core.FACEDOWN + core.BLOCK * q])
             lines.append(f"{tag} seat {q}{' (you)' if viewer == q else ''}: {hand} score pile "
                          f"[{fmt(self.score_pile(q))}]"
                          + (f" face down [{fmt(self.face_down(q))}]" if down else "")
-                         + (" passed" if s[C.PASSED + q] else "")
-                         + (" emptied" if s[C.EMPTIED + q] else ""))
+                         + (" passed" if s[core.PASSED + q] else "")
+                         + (" emptied" if s[core.EMPTIED + q] else ""))
         if self.is_terminal():
-            lines.append(f"game over{' (truncated)' if s[C.TRUNCATED] else ''}: points "
+            lines.append(f"game over{' (truncated)' if s[core.TRUNCATED] else ''}: points "
                          f"{[int(x) for x in self.returns()]}")
         return "\n".join(lines)
 
@@ -247,12 +247,13 @@ Moves: "pass", "play 7-7" (or "77", "2x7"), "play R"."""
         play`` prints them (:meth:`engines.protocol.GameState.events`)."""
         s = self.state
         lines = []
-        if int(s[C.ROUNDS_DONE]) != int(before[C.ROUNDS_DONE]):
-            o, tv, tk = (int(before[C.TABLE_OWNER]), int(before[C.TABLE_NUM]),
-                         int(before[C.TABLE_COUNT]))
-            face = int(s[C.FACEDOWN + C.BLOCK * o]) > int(before[C.FACEDOWN + C.BLOCK * o])
-            text = "-".join(["R" if tv == C.R else str(tv)] * tk)
-            lines.append(f"  -> round {int(before[C.ROUND])}: the others passed; {who(o)} "
+        if int(s[core.ROUNDS_DONE]) != int(before[core.ROUNDS_DONE]):
+            o, tv, tk = (int(before[core.TABLE_OWNER]), int(before[core.TABLE_NUM]),
+                         int(before[core.TABLE_COUNT]))
+            face = (int(s[core.FACEDOWN + core.BLOCK * o])
+                    > int(before[core.FACEDOWN + core.BLOCK * o]))
+            text = "-".join(["R" if tv == core.R else str(tv)] * tk)
+            lines.append(f"  -> round {int(before[core.ROUND])}: the others passed; {who(o)} "
                          f"takes {text} {'face down' if face else 'to the score pile'}")
         return lines
 
@@ -272,7 +273,7 @@ def finish_frame(df, n_players: int):
     """The ReCURRRing columns of :func:`agents.loop.play_batch`'s frame: drops
     ``points_p``/``emptied_p`` of seats the game does not have and makes ``emptied_p`` and
     ``truncated`` booleans."""
-    drop = [f"{c}_{p}" for c in ("points", "emptied") for p in range(n_players, C.MAX_PLAYERS)]
+    drop = [f"{c}_{p}" for c in ("points", "emptied") for p in range(n_players, core.MAX_PLAYERS)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
     for c in [f"emptied_{p}" for p in range(n_players)] + ["truncated"]:
         if c in df.columns:

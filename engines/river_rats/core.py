@@ -901,11 +901,12 @@ def table_order_action(s, legal, n, r, buf):
     ascending ``legal[:n]`` of :func:`legal_actions` (``int64``; ``buf``: ``int64`` scratch of
     ``MAX_LEGAL``). The same action as ``legal_actions_in_table_order(s, buf); buf[r]`` (tested
     on every decision of many games, ``tests/river_rats/test_table_order.py``) without listing
-    the actions again in the phases most decisions are in (issue 29: the random policy spent a
-    third of a game listing them twice). Draw and play: the table lists the joker options, then
-    the market (draw) or the hand (play) as it lies, then the deck draw; the joker options'
-    kinds (``K_JOKER``, ``K_JREMOVE``, arguments ascending) sort after ``K_DRAW_MARKET``,
-    ``K_DRAW_DECK`` and ``K_PLAY``, so they are the last ``nj`` sorted actions in table order.
+    the actions again in the phases most decisions are in (the random policy otherwise spends
+    a large share of a game listing them twice). Draw and play: the table lists the joker
+    options, then the market (draw) or the hand (play) as it lies, then the deck draw; the
+    joker options' kinds (``K_JOKER``, ``K_JREMOVE``, arguments ascending) sort after
+    ``K_DRAW_MARKET``, ``K_DRAW_DECK`` and ``K_PLAY``, so they are the last ``nj`` sorted
+    actions in table order.
     Swap-in phases: the hand or the market as it lies. Action phase: "no action" first (it
     sorts first too), then the suit action's run, then the power's, each kind one run in both
     orders. Power phases with a "stop": stop first in the table, last by id. Only a stuck play
@@ -975,8 +976,8 @@ def _segment_action(s, legal, pos, k, j):
 def _sort(a, n):
     """Sort the distinct actions ``a[:n]`` in place. Most lists hold one or two kinds (a play,
     a draw): their arguments (< 64) go into one bit mask per kind, read back in ascending
-    order (no data-dependent branches: the insertion sort took a tenth of a random game,
-    issue 29); lists of three or more kinds are sorted by insertion (they are short)."""
+    order (no data-dependent branches: an insertion sort here was a visible share of a
+    random game); lists of three or more kinds are sorted by insertion (they are short)."""
     if n < 2:
         return
     k0 = a[0] >> 6

@@ -15,8 +15,8 @@ import pandas as pd
 
 from engines import cards
 from engines.protocol import GameState
-from engines.river_rats import core as C
-from engines.river_rats import text as T
+from engines.river_rats import core
+from engines.river_rats import text as table_text
 from engines.river_rats.config import SUIT_LETTERS, RiverRatsConfig
 
 __all__ = ["RiverRatsState", "new_game", "STATE_CLASS", "RULES_SUMMARY", "finish_frame"]
@@ -48,18 +48,18 @@ class RiverRatsState(GameState):
 
     game_name = "river_rats"
     config_class = RiverRatsConfig
-    core = C
+    core = core
     rules_summary = RULES_SUMMARY
 
     def _action_text(self, action: int) -> str:
-        return T.action_to_string(self.state, action)
+        return table_text.action_to_string(self.state, action)
 
     def table(self, viewer: int | None = None) -> str:
         """The table as text; ``viewer`` (a seat) hides what it may not see, None shows all.
         Raises ``ValueError`` for a bad seat."""
         if viewer is not None:
             self._check_player(viewer)
-        return T.table_string(self.state, viewer)
+        return table_text.table_string(self.state, viewer)
 
     def observation(self, player: int) -> dict:
         """What ``player`` may see ("Communication"), as a dict: card lists (ids) ``hand``,
@@ -69,32 +69,32 @@ class RiverRatsState(GameState):
         Raises ``ValueError`` for a seat out of range."""
         obs = self.observation_array(player)
         s = self.state
-        loc = obs[:C.OBS_CARDS]
+        loc = obs[:core.OBS_CARDS]
         coll = []
-        for i in range(int(s[C.COLL])):
-            c = int(s[C.COLL + 1 + i])
-            visible = loc[c] in (C.LOC_COLLECTIVE, C.LOC_MY_FACEDOWN)
+        for i in range(int(s[core.COLL])):
+            c = int(s[core.COLL + 1 + i])
+            visible = loc[c] in (core.LOC_COLLECTIVE, core.LOC_MY_FACEDOWN)
             coll.append(c if visible else -1)
         d = {
-            "hand": T.pile(s, C.hand_base(int(player))),
-            "market": T.pile(s, C.MARKET),
+            "hand": table_text.pile(s, core.hand_base(int(player))),
+            "market": table_text.pile(s, core.MARKET),
             "collective": coll,
-            "revealed": T.pile(s, C.REVEAL),
-            "rat_face_up": [int(c) for c in np.flatnonzero((loc == C.LOC_RAT_UP)
-                                                           | (loc == C.LOC_ACTIVE_KING))],
-            "jokers_up": T.pile(s, C.JUP),
-            "out": T.pile(s, C.OUT),
+            "revealed": table_text.pile(s, core.REVEAL),
+            "rat_face_up": [int(c) for c in np.flatnonzero((loc == core.LOC_RAT_UP)
+                                                           | (loc == core.LOC_ACTIVE_KING))],
+            "jokers_up": table_text.pile(s, core.JUP),
+            "out": table_text.pile(s, core.OUT),
         }
-        for i, name in enumerate(C.OBS_SCALARS):
-            d[name] = int(obs[C.OBS_CARDS + i])
+        for i, name in enumerate(core.OBS_SCALARS):
+            d[name] = int(obs[core.OBS_CARDS + i])
         return d
 
     _KIND_WORDS = (
-        (("draw", "take", "market"), C.K_DRAW_MARKET),
-        (("push", "market"), C.K_PUSH),
-        (("swap", "out"), C.K_SWAP_OUT),
-        (("swap", "in"), C.K_SWAP_IN),
-        (("discard",), C.K_DISCARD),
+        (("draw", "take", "market"), core.K_DRAW_MARKET),
+        (("push", "market"), core.K_PUSH),
+        (("swap", "out"), core.K_SWAP_OUT),
+        (("swap", "in"), core.K_SWAP_IN),
+        (("discard",), core.K_DISCARD),
     )
 
     def _parse_action(self, text: str) -> int | None:
@@ -105,9 +105,9 @@ class RiverRatsState(GameState):
         words = re.sub(r"[:,]", " ", text.strip().lower()).split()
         legal = self.legal_actions()
         kinds = {a >> 6 for a in legal}
-        single = {"deck": C.K_DRAW_DECK, "none": C.K_NONE, "stop": C.K_STOP,
-                  "stake": None, "reveal": None, "pass": C.K_STUCK, "joker": None,
-                  "keep": C.K_ESTOP}
+        single = {"deck": core.K_DRAW_DECK, "none": core.K_NONE, "stop": core.K_STOP,
+                  "stake": None, "reveal": None, "pass": core.K_STUCK, "joker": None,
+                  "keep": core.K_ESTOP}
         if words == ["no", "action"]:
             words = ["none"]
         if len(words) == 2 and words[0] == "draw" and words[1] in ("deck", "top"):
@@ -116,11 +116,11 @@ class RiverRatsState(GameState):
             w = words[0]
             cands = [a for a in legal if (a >> 6) == single[w]] if single[w] is not None else []
             if w == "stake":
-                cands = [a for a in legal if (a >> 6) in (C.K_STAKE, C.K_PSTAKE)]
+                cands = [a for a in legal if (a >> 6) in (core.K_STAKE, core.K_PSTAKE)]
             elif w == "reveal":
-                cands = [a for a in legal if (a >> 6) in (C.K_PREVEAL, C.K_EREVEAL)]
+                cands = [a for a in legal if (a >> 6) in (core.K_PREVEAL, core.K_EREVEAL)]
             elif w == "joker":
-                cands = [a for a in legal if (a >> 6) in (C.K_JOKER, C.K_JREMOVE)]
+                cands = [a for a in legal if (a >> 6) in (core.K_JOKER, core.K_JREMOVE)]
             return cands[0] if len(cands) == 1 else None
         card = None
         rest = []
@@ -134,7 +134,7 @@ class RiverRatsState(GameState):
         if card is None:
             return None
         verbs = set(rest)
-        cands = [a for a in legal if (a & 63) == card and (a >> 6) not in (C.K_JREMOVE,)]
+        cands = [a for a in legal if (a & 63) == card and (a >> 6) not in (core.K_JREMOVE,)]
         if verbs:
             def fits(a):
                 t = self.action_to_string(a).lower()
@@ -156,24 +156,24 @@ class RiverRatsState(GameState):
         """Lines to show a player after an action: the last resolution, once per round."""
         prev = getattr(self, "_news_round", 0)
         self._news_round = self.round
-        if self.round > prev and self.state[C.LAST_WINNER] >= 0:
-            return [T.last_resolution_string(self.state)]
+        if self.round > prev and self.state[core.LAST_WINNER] >= 0:
+            return [table_text.last_resolution_string(self.state)]
         return []
 
     @property
     def won(self) -> bool:
         """True if the players defeated both Rats."""
-        return bool(self.state[C.STATUS] == C.WON)
+        return bool(self.state[core.STATUS] == core.WON)
 
     @property
     def round(self) -> int:
         """Collective hands resolved so far."""
-        return int(self.state[C.ROUND])
+        return int(self.state[core.ROUND])
 
     def rat_pair(self) -> str:
         """``"DS"``-style letters of the game's (first, second) Rat (full information)."""
-        return SUIT_LETTERS[int(self.state[C.FIRST_RAT])] + SUIT_LETTERS[
-            int(self.state[C.SECOND_RAT])]
+        return SUIT_LETTERS[int(self.state[core.FIRST_RAT])] + SUIT_LETTERS[
+            int(self.state[core.SECOND_RAT])]
 
 
 STATE_CLASS = RiverRatsState

@@ -34,18 +34,19 @@ from numba import njit
 
 from engines.protocol.chance import rand_below
 from engines.protocol.relabel import shuffle_onto
-from engines.river_rats import core as C
+from engines.river_rats import core
 
 __all__ = ["N_CARDS", "relabel_map", "relabel", "relabel_action", "relabeled_world",
            "relabel_consistent"]
 
 N_CARDS = 54
 """Card ids ``0 .. 53`` (rank * 4 + suit, the two jokers 52 and 53)."""
-_CARD_ARG = np.zeros(C.N_KINDS, dtype=np.bool_)
-for _k in (C.K_DRAW_MARKET, C.K_PLAY, C.K_JOKER, C.K_PUSH, C.K_SWAP_OUT, C.K_SWAP_IN,
-           C.K_DISCARD, C.K_PPUSH, C.K_PSWAP_OUT, C.K_PSWAP_IN, C.K_PDISCARD):
+_CARD_ARG = np.zeros(core.N_KINDS, dtype=np.bool_)
+for _k in (core.K_DRAW_MARKET, core.K_PLAY, core.K_JOKER, core.K_PUSH, core.K_SWAP_OUT,
+           core.K_SWAP_IN, core.K_DISCARD, core.K_PPUSH, core.K_PSWAP_OUT, core.K_PSWAP_IN,
+           core.K_PDISCARD):
     _CARD_ARG[_k] = True
-_CARD_WORDS = (C.PRED_CARD, C.PLAYED, C.PENDING)
+_CARD_WORDS = (core.PRED_CARD, core.PLAYED, core.PENDING)
 
 
 @njit(cache=True)
@@ -59,15 +60,15 @@ def relabel_map(s, s0, p, seed, perm):
         perm[c] = c
     place = np.empty(N_CARDS, dtype=np.int64)
     k = 0
-    for j in range(C.N_PILES):
-        b = C._PILE_BASE[j]
+    for j in range(core.N_PILES):
+        b = core._PILE_BASE[j]
         for i in range(s0[b]):
             place[s0[b + 1 + i]] = k
             k += 1
     unknown = np.zeros(N_CARDS, dtype=np.bool_)
     n = 0
     for c in range(N_CARDS):
-        if not C._known(s, p, c):
+        if not core._known(s, p, c):
             unknown[c] = True
             n += 1
     if n == 0:
@@ -75,8 +76,8 @@ def relabel_map(s, s0, p, seed, perm):
     words = np.empty(1, dtype=np.int64)
     words[0] = seed
     aside = -1
-    if s[C.WAITING] >= 0 and s[C.ASIDE] > 0 and unknown[s[C.ASIDE + 1]]:
-        aside = s[C.ASIDE + 1]
+    if s[core.WAITING] >= 0 and s[core.ASIDE] > 0 and unknown[s[core.ASIDE + 1]]:
+        aside = s[core.ASIDE + 1]
     # the moved cards in initial-place order (src) and in id order (dst)
     src = np.empty(n, dtype=np.int64)
     dst = np.empty(n, dtype=np.int64)
@@ -91,12 +92,12 @@ def relabel_map(s, s0, p, seed, perm):
     if aside >= 0:
         nk = 0
         for i in range(n):
-            if dst[i] >> 2 == C.KING:
+            if dst[i] >> 2 == core.KING:
                 nk += 1
         r = rand_below(words, 0, nk)
         king = -1
         for i in range(n):
-            if dst[i] >> 2 == C.KING:
+            if dst[i] >> 2 == core.KING:
                 if r == 0:
                     king = dst[i]
                     break
@@ -127,21 +128,21 @@ def relabel(src, perm, out):
     piles of the last resolution stay: they are what every player saw then (a card shown
     there may be hidden again now, shuffled back into the deck)."""
     out[:] = src
-    for j in range(C.N_PILES):
-        _relabel_pile(src, C._PILE_BASE[j], perm, out)
+    for j in range(core.N_PILES):
+        _relabel_pile(src, core._PILE_BASE[j], perm, out)
     for w in _CARD_WORDS:
         if 0 <= src[w] < N_CARDS:
             out[w] = perm[src[w]]
     pub = np.int64(0)
     for c in range(N_CARDS):
-        if (src[C.PUBLIC] >> c) & 1:
+        if (src[core.PUBLIC] >> c) & 1:
             pub |= np.int64(1) << perm[c]
-    out[C.PUBLIC] = pub
-    if src[C.WAITING] >= 0 and src[C.ASIDE] > 0:
-        out[C.WAITING] = out[C.ASIDE + 1] & 3
-        out[C.SECOND_RAT] = out[C.WAITING]
+    out[core.PUBLIC] = pub
+    if src[core.WAITING] >= 0 and src[core.ASIDE] > 0:
+        out[core.WAITING] = out[core.ASIDE + 1] & 3
+        out[core.SECOND_RAT] = out[core.WAITING]
     for i in range(64):
-        out[C.SCR + i] = 0
+        out[core.SCR + i] = 0
 
 
 @njit(cache=True, inline="always")
@@ -159,7 +160,7 @@ def relabel_action(a, perm):
     actions unchanged."""
     k = a >> 6
     arg = a & 63
-    if k < C.N_KINDS and _CARD_ARG[k] and arg < N_CARDS:
+    if k < core.N_KINDS and _CARD_ARG[k] and arg < N_CARDS:
         return (k << 6) + perm[arg]
     return a
 
@@ -170,9 +171,9 @@ def relabeled_world(s, p, perm, seed, out):
     word restarted from ``seed`` and the order of hidden cards hidden
     (:func:`engines.river_rats.core.hide_order`), into ``out``."""
     relabel(s, perm, out)
-    out[C.RNG] = seed
-    out[C.FAILED_DRAW] = 0
-    C.hide_order(out, p)
+    out[core.RNG] = seed
+    out[core.FAILED_DRAW] = 0
+    core.hide_order(out, p)
 
 
 @njit(cache=True)
@@ -181,6 +182,6 @@ def relabel_consistent(past, s, p):
     ``p`` in the state now ``s`` (relabellings for ``p`` then leave that past's public and
     own cards alone); False after a reshuffle of known cards into the deck."""
     for c in range(N_CARDS):
-        if C._known(past, p, c) and not C._known(s, p, c):
+        if core._known(past, p, c) and not core._known(s, p, c):
             return False
     return True

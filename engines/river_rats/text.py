@@ -9,7 +9,7 @@ import numpy as np
 
 from engines import cards
 from engines.poker import CATEGORY_NAMES, describe
-from engines.river_rats import core as C
+from engines.river_rats import core
 
 SUIT_SYMBOLS = "♣♦♥♠"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -31,50 +31,51 @@ def action_to_string(s: np.ndarray, action: int) -> str:
     action number whose kind does not exist."""
     a = int(action)
     k, arg = a >> 6, a & 63
-    if not 0 <= k < C.N_KINDS or a < 0:
-        raise ValueError(f"bad action {a}: kind {k} does not exist (expected 0..{C.N_KINDS - 1})")
+    if not 0 <= k < core.N_KINDS or a < 0:
+        raise ValueError(f"bad action {a}: kind {k} does not exist "
+                         f"(expected 0..{core.N_KINDS - 1})")
     ct = card_text(arg) if arg < 54 else "the top deck card"
-    if k == C.K_DRAW_MARKET:
+    if k == core.K_DRAW_MARKET:
         return f"draw {ct} from the market"
-    if k == C.K_DRAW_DECK:
+    if k == core.K_DRAW_DECK:
         return "draw from the deck"
-    if k == C.K_PLAY:
-        return f"play {ct}" + (" face down" if C.facedown_pending(s) else "")
-    if k == C.K_JOKER:
+    if k == core.K_PLAY:
+        return f"play {ct}" + (" face down" if core.facedown_pending(s) else "")
+    if k == core.K_JOKER:
         return "play a joker"
-    if k == C.K_JREMOVE:
-        if arg < int(s[C.RAT]) and s[C.RAT_UP + arg] == 1:
-            return f"joker: remove {card_text(s[C.RAT + 1 + arg])} from the Rat's hand"
+    if k == core.K_JREMOVE:
+        if arg < int(s[core.RAT]) and s[core.RAT_UP + arg] == 1:
+            return f"joker: remove {card_text(s[core.RAT + 1 + arg])} from the Rat's hand"
         return "joker: remove a face-down card from the Rat's hand"
-    if k == C.K_NONE:
+    if k == core.K_NONE:
         return "no action"
-    if k in (C.K_PUSH, C.K_PPUSH):
-        who = "♣ power" if k == C.K_PPUSH else "♣ action"
+    if k in (core.K_PUSH, core.K_PPUSH):
+        who = "♣ power" if k == core.K_PPUSH else "♣ action"
         return f"{who}: put {ct} into the market"
-    if k in (C.K_SWAP_OUT, C.K_PSWAP_OUT):
-        who = "♦ power" if k == C.K_PSWAP_OUT else "♦ action"
-        src = "the market" if k == C.K_PSWAP_OUT else "your hand"
+    if k in (core.K_SWAP_OUT, core.K_PSWAP_OUT):
+        who = "♦ power" if k == core.K_PSWAP_OUT else "♦ action"
+        src = "the market" if k == core.K_PSWAP_OUT else "your hand"
         return f"{who}: swap {ct} out of the collective hand (for a card from {src})"
-    if k == C.K_SWAP_IN:
+    if k == core.K_SWAP_IN:
         return f"♦ action: swap {ct} in from your hand"
-    if k == C.K_PSWAP_IN:
+    if k == core.K_PSWAP_IN:
         return f"♦ power: swap {ct} in from the market"
-    if k == C.K_STAKE:
+    if k == core.K_STAKE:
         return "♥ action: add the top deck card to the stake"
-    if k == C.K_DISCARD:
+    if k == core.K_DISCARD:
         return f"♠ action: discard {ct}"
-    if k == C.K_PREVEAL:
+    if k == core.K_PREVEAL:
         return "♥ power: turn a face-down Rat card face up"
-    if k == C.K_PSTAKE:
+    if k == core.K_PSTAKE:
         return "♥ power: add 1 debt card to the stake"
-    if k == C.K_PDISCARD:
+    if k == core.K_PDISCARD:
         return f"♠ power: discard {ct}"
-    if k == C.K_STOP:
+    if k == core.K_STOP:
         return "stop"
-    if k == C.K_EREVEAL:
+    if k == core.K_EREVEAL:
         return "joker: reveal the top deck card into the collective hand"
-    if k == C.K_ESTOP:
-        return "stop revealing" if s[C.PHASE] == C.PH_EXPERT2 else "keep the joker"
+    if k == core.K_ESTOP:
+        return "stop revealing" if s[core.PHASE] == core.PH_EXPERT2 else "keep the joker"
     return "pass (no card to play)"
 
 
@@ -86,68 +87,70 @@ def table_string(s: np.ndarray, viewer: int | None = None) -> str:
     """Readable table of the game. ``viewer=None`` shows every card (an omniscient view);
     a seat number hides what that seat may not see (other hands, the Rat's face-down cards,
     other players' face-down card)."""
-    n = int(s[C.N_PLAYERS])
+    n = int(s[core.N_PLAYERS])
     lines = []
-    status = {C.RUNNING: "running", C.WON: "WON", C.LOST: "LOST"}[int(s[C.STATUS])]
-    if s[C.STATUS] == C.LOST:
-        reason = ("", "players' debt", "stalled", "no card to draw")[int(s[C.LOSS_REASON])]
+    status = {core.RUNNING: "running", core.WON: "WON", core.LOST: "LOST"}[int(s[core.STATUS])]
+    if s[core.STATUS] == core.LOST:
+        reason = ("", "players' debt", "stalled", "no card to draw")[int(s[core.LOSS_REASON])]
         status += f" ({reason})"
-    active = int(s[C.ACTIVE])
+    active = int(s[core.ACTIVE])
     rats = f"{SUIT_SYMBOLS[active]}K active"
-    if s[C.WAITING] >= 0:
+    if s[core.WAITING] >= 0:
         rats += ", 1 waiting face down" if viewer is not None else \
-            f", {SUIT_SYMBOLS[int(s[C.WAITING])]}K waiting"
+            f", {SUIT_SYMBOLS[int(s[core.WAITING])]}K waiting"
     # while running: the round being played; at the end: the rounds played (as in the record)
-    when = (f"round {int(s[C.ROUND]) + 1}" if s[C.STATUS] == C.RUNNING
-            else f"after {int(s[C.ROUND])} round{'s' if s[C.ROUND] != 1 else ''}")
+    when = (f"round {int(s[core.ROUND]) + 1}" if s[core.STATUS] == core.RUNNING
+            else f"after {int(s[core.ROUND])} round{'s' if s[core.ROUND] != 1 else ''}")
     lines.append(f"River Rats: {when}, {status}; Rats: {rats}; "
-                 f"defeated {int(s[C.DEFEATED])}")
+                 f"defeated {int(s[core.DEFEATED])}")
     rat_cards = []
-    for i in range(int(s[C.RAT])):
-        c = int(s[C.RAT + 1 + i])
-        up = s[C.RAT_UP + i] == 1
+    for i in range(int(s[core.RAT])):
+        c = int(s[core.RAT + 1 + i])
+        up = s[core.RAT_UP + i] == 1
         rat_cards.append(card_text(c) if up or viewer is None else "??")
         if not up and viewer is None:
             rat_cards[-1] = f"({card_text(c)})"
-    lines.append(f"Rat's hand: {' '.join(rat_cards)}   debt {int(s[C.RDEBT])}/5")
-    pred = int(s[C.PRED_CARD])
-    pred_txt = (f"{card_text(pred)} -> {CATEGORY_NAMES[int(s[C.PRED_CAT])]}" if pred >= 0 else "-")
-    lines.append(f"Prediction: {pred_txt}   stake {int(s[C.STAKE])}   "
-                 f"jokers: {int(s[C.JUP])} up, {int(s[C.JOKERS_EARNED])}/2 earned")
+    lines.append(f"Rat's hand: {' '.join(rat_cards)}   debt {int(s[core.RDEBT])}/5")
+    pred = int(s[core.PRED_CARD])
+    pred_txt = (f"{card_text(pred)} -> {CATEGORY_NAMES[int(s[core.PRED_CAT])]}" if pred >= 0
+                else "-")
+    lines.append(f"Prediction: {pred_txt}   stake {int(s[core.STAKE])}   "
+                 f"jokers: {int(s[core.JUP])} up, {int(s[core.JOKERS_EARNED])}/2 earned")
     coll = []
-    for i in range(int(s[C.COLL])):
-        c = int(s[C.COLL + 1 + i])
-        if i == 0 and s[C.COLL_FD] == 1:
-            own = viewer is None or int(s[C.FD_OWNER]) == viewer
+    for i in range(int(s[core.COLL])):
+        c = int(s[core.COLL + 1 + i])
+        if i == 0 and s[core.COLL_FD] == 1:
+            own = viewer is None or int(s[core.FD_OWNER]) == viewer
             coll.append(f"[{card_text(c)}]" if own else "[??]")
         else:
             coll.append(card_text(c))
-    rev = pile(s, C.REVEAL)
+    rev = pile(s, core.REVEAL)
     extra = f" + revealed {_cards_str(rev)}" if rev else ""
-    lines.append(f"Collective hand ({int(s[C.COLL])}/{int(s[C.TARGET])}): "
+    lines.append(f"Collective hand ({int(s[core.COLL])}/{int(s[core.TARGET])}): "
                  f"{' '.join(coll) if coll else '-'}{extra}")
-    lines.append(f"Market ({int(s[C.MARKET])}, capacity {int(s[C.MARKET_CAP])}): "
-                 f"{_cards_str(pile(s, C.MARKET))}")
-    lines.append(f"Deck {int(s[C.DECK])}   discard {int(s[C.DISCARD])}   "
-                 f"players' debt {int(s[C.PDEBT])}/5")
+    lines.append(f"Market ({int(s[core.MARKET])}, capacity {int(s[core.MARKET_CAP])}): "
+                 f"{_cards_str(pile(s, core.MARKET))}")
+    lines.append(f"Deck {int(s[core.DECK])}   discard {int(s[core.DISCARD])}   "
+                 f"players' debt {int(s[core.PDEBT])}/5")
     for p in range(n):
-        hb = C.HAND0 + C.HAND_STRIDE * p
+        hb = core.HAND0 + core.HAND_STRIDE * p
         h = pile(s, hb)
         shown = _cards_str(h) if viewer is None or viewer == p else f"{len(h)} cards"
-        mark = "->" if p == int(s[C.CUR]) and s[C.STATUS] == C.RUNNING else "  "
-        lines.append(f"{mark} seat {p} ({SUIT_SYMBOLS[int(s[C.CHAR0 + p])]}A): {shown}")
-    if s[C.LAST_WINNER] >= 0:
+        mark = "->" if p == int(s[core.CUR]) and s[core.STATUS] == core.RUNNING else "  "
+        lines.append(f"{mark} seat {p} ({SUIT_SYMBOLS[int(s[core.CHAR0 + p])]}A): {shown}")
+    if s[core.LAST_WINNER] >= 0:
         lines.append(last_resolution_string(s))
     return "\n".join(lines)
 
 
 def last_resolution_string(s: np.ndarray) -> str:
     """One line describing the last resolved collective hand (empty before the first)."""
-    if s[C.LAST_WINNER] < 0:
+    if s[core.LAST_WINNER] < 0:
         return ""
-    who = "players" if s[C.LAST_WINNER] == 0 else "Rat"
-    pred = ", prediction made: joker earned" if s[C.LAST_PRED] else ""
-    bust = ", expert joker went bust" if s[C.LAST_BUST] else ""
-    return (f"Last hand: players {_cards_str(pile(s, C.LAST_COLL))} ({describe(int(s[C.LAST_P]))})"
-            f" vs Rat {_cards_str(pile(s, C.LAST_RAT))} ({describe(int(s[C.LAST_R]))}): "
+    who = "players" if s[core.LAST_WINNER] == 0 else "Rat"
+    pred = ", prediction made: joker earned" if s[core.LAST_PRED] else ""
+    bust = ", expert joker went bust" if s[core.LAST_BUST] else ""
+    return (f"Last hand: players {_cards_str(pile(s, core.LAST_COLL))} "
+            f"({describe(int(s[core.LAST_P]))})"
+            f" vs Rat {_cards_str(pile(s, core.LAST_RAT))} ({describe(int(s[core.LAST_R]))}): "
             f"{who} won{pred}{bust}")
