@@ -38,7 +38,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from experiments.lure.rebalance_stats import Z95, holm
+from experiments.stats import Z95, holm_rejections
 
 __all__ = ["SEED_SET_OFFSET", "MIN_SLOPE_PP", "VERDICT_WORDS", "seed_sets", "full_difficulty",
            "play_measure",
@@ -154,7 +154,7 @@ def play_sides(measure: pd.DataFrame, tolerance: float, alpha: float = 0.05) -> 
     -1 below ``-tolerance``, 0 otherwise (also for a card without a measure). ``int8``."""
     p, side = _pvalues(measure["play_points"].to_numpy(float),
                        measure["play_se"].to_numpy(float), tolerance)
-    return np.where(holm(p, alpha), side, 0).astype(np.int8)
+    return np.where(holm_rejections(p, alpha), side, 0).astype(np.int8)
 
 
 def games_to_decide(x: float, se_one_set: float, n_games: int, tolerance: float,

@@ -4,7 +4,7 @@ four games on the one game protocol.
 - :mod:`experiments.tournament.run`: seating, the runner's batch function, statistics,
   :func:`run_tournament`, :func:`register_policy`;
 - :mod:`experiments.tournament.games`: how each game's deals are scored (:class:`GameAdapter`);
-- :mod:`experiments.tournament.stats`: deal-clustered intervals, paired tests, Holm;
+- :mod:`experiments.stats`: deal-clustered intervals, paired tests, Holm (shared);
 - :mod:`experiments.tournament.plots`: the agents and pairwise-matrix pictures;
 - :mod:`experiments.tournament.tune`: the one tuner (``boardlab tune``);
 - :mod:`experiments.tournament.winrates`: the agent win-rate table (``boardlab winrates``).

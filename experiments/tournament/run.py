@@ -15,7 +15,7 @@
 ``b`` of deals gets the seed ``SeedSequence(seed, spawn_key=(b,))``, and every table and rotation
 of that batch replays the same deals from it. All tables of a deal are played in the same work
 unit, because the statistics pair results *across* tables by deal (see
-:mod:`experiments.tournament.stats`); the batch function returns per-deal sufficient statistics
+:mod:`experiments.stats`); the batch function returns per-deal sufficient statistics
 (integer sums), so memory stays flat, results do not depend on ``n_jobs`` or the backend, and a
 killed run resumes from ``_partial/state.json`` in the output folder. A folder that holds a
 finished tournament (its ``meta.json``) is answered from when the settings are the same and
@@ -49,7 +49,12 @@ import pandas as pd
 
 from experiments.io import code_version, machine_info, write_json
 from experiments.runner import batch_seed, run_experiment, speed_summary
-from experiments.stats import wilson_interval
+from experiments.stats import (
+    holm_adjusted_pvalues,
+    mean_interval,
+    paired_tests,
+    wilson_interval,
+)
 from experiments.tournament.games import (
     WIN_UNITS,
     AgentRef,
@@ -59,7 +64,6 @@ from experiments.tournament.games import (
 )
 from scipy import stats as st
 
-from experiments.tournament.stats import holm, mean_interval, paired_tests
 
 __all__ = ["Tournament", "TournamentResult", "make_tables", "seatings", "play_deals",
            "DealPlayer", "run_tournament", "compute_ratings", "register_policy",
@@ -563,7 +567,7 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
     tr = ts if ad.ranked_by == "score" else tw
     p_verdict = tr["p_sign"] if ad.cooperative else tr["p_t"]
     if len(iu[0]):
-        adj = holm(p_verdict[iu])
+        adj = holm_adjusted_pvalues(p_verdict[iu])
         p_holm[iu] = adj
         p_holm[(iu[1], iu[0])] = adj
     # the matrix's own test: is the share of meetings finished ahead different from 1/2?
@@ -579,7 +583,7 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
             p_ahead[a, b] = 1.0 if mean == 0.5 else 0.0
     p_ahead_holm = np.full((k, k), np.nan)
     if len(iu[0]):
-        adj = holm(p_ahead[iu])
+        adj = holm_adjusted_pvalues(p_ahead[iu])
         p_ahead_holm[iu] = adj
         p_ahead_holm[(iu[1], iu[0])] = adj
     rows = []

@@ -1076,7 +1076,7 @@ def _paired(sums: dict, a: int, b: int, gw: float) -> dict:
     95% interval, paired t-test and sign test (deal = unit)."""
     from scipy import stats
 
-    from experiments.tournament.stats import paired_tests
+    from experiments.stats import paired_tests
 
     n = int(sums["games"])
     w = np.asarray(sums["w_sum"], dtype=np.float64)

@@ -368,15 +368,6 @@ def test_default_deck_flags_stay_and_broken_cards_do_not_move_the_curve(tmp_path
     assert (a["fitted_points"] - b["fitted_points"])[keep].abs().max() < 0.2
 
 
-def test_holm_and_benjamini_hochberg():
-    from experiments.lure.rebalance_stats import benjamini_hochberg, holm
-
-    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
-    assert holm(p, 0.05).tolist() == [True, False, False, True, False]  # 0.03 > 0.05/2 stops
-    assert benjamini_hochberg(p, 0.05).tolist() == [True, True, True, True, False]
-    assert not holm(np.full(120, 0.01)).any() and holm(np.full(3, 0.01)).all()
-
-
 def test_curve_goal_on_the_broken_deck_fixes_b26(tmp_path):
     res = R.rebalance(load_deck(_issue27_deck(tmp_path)), "curve", players=(2,),
                       verify_games=40, batch_size=40, out=tmp_path / "c", plots=False,
@@ -437,7 +428,8 @@ def test_fresh_seed_verdict_is_the_corrected_rule_noise_alone_flags_nothing():
     fresh seeds' precision (0.4 pp), is flagged at every player count. The verification's
     ``off_goal`` is this verdict (:func:`off_band`)."""
     from experiments.lure.rebalance_search import win_diff_violation
-    from experiments.lure.rebalance_stats import Z95, off_band
+    from experiments.lure.rebalance_stats import off_band
+    from experiments.stats import Z95
 
     rng = np.random.default_rng(3)
     targets, tol = np.array([13.0, 12.0, 13.0, 12.5]), 5.0
