@@ -284,14 +284,11 @@ def _balance(args: argparse.Namespace) -> int:
             tag = "deep_waters" if args.deep_waters else "base"
             args.out = str(Path("results") / "lure" / "what_if" / f"{slug}_{tag}")
     from engines.lure.decks import default_deck
-    from experiments.lure.balance import (
-        balance_settings,
-        claim_balance_folder,
-        default_out_dir,
-    )
+    from experiments.lure.balance import balance_settings, claim_balance_folder
+    from experiments.outputs import lure_balance_out_dir
 
     base_deck = deck or default_deck()
-    out = Path(args.out) if args.out else default_out_dir(base_deck, args.deep_waters)
+    out = Path(args.out) if args.out else lure_balance_out_dir(base_deck, args.deep_waters)
     claim = claim_balance_folder(out, balance_settings(base_deck, players, args.deep_waters,
                                                        agents, args.games, args.seed,
                                                        args.batch_size, compare), args.force)
@@ -362,7 +359,8 @@ def _card(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from experiments.lure.balance import add_fit, card_table
+    from experiments.lure.curve import add_fit
+    from experiments.lure.odds import card_table
 
     from engines.lure.decks import default_deck
     from experiments.outputs import claim_file

@@ -44,7 +44,7 @@ def play_verdicts(deck, cards: pd.DataFrame, fit: dict, sim_a: pd.DataFrame, pla
     ``"compare_verdicts"``, ``"compare_sim"``, ``"compare_sim_b"``, ``"compare_games"``,
     ``"compare_res"`` (the first set's run), ``"compare_res_b"``.
     """
-    from experiments.lure.balance import simulate
+    from experiments.lure.simulation import simulate
 
     seeds = seed_sets(seed)
     keep = cards["id"]

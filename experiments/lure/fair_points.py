@@ -356,7 +356,7 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
     """The report's section "Is each card's points right for what it takes to catch it?"
     (Markdown lines): the goal in words, the measure, and every card's verdict with its
     numbers and reasons; with ``compare``, the play verdicts with ``other`` players."""
-    from experiments.lure.balance import _md_table
+    from experiments.markdown import markdown_table
 
     L = ["## Is each card's points right for what it takes to catch it?", "",
          "Every verdict reads *this card's points are wrong for what it takes to catch it*. "
@@ -389,7 +389,7 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
         t["play, set B"] = [f"{x:+.1f}" if np.isfinite(x) else "-"
                             for x in verdicts["play_points_b"]]
     t["verdict"] = verdicts["verdict"]
-    L += [_md_table(t), ""]
+    L += [markdown_table(t), ""]
     shown = verdicts[verdicts["off"] | (verdicts["verdict"] == "undecided")]
     if len(shown):
         L += ["Reasons:", ""]
@@ -411,5 +411,5 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
                               f"{agents}": [f"{_side_text(s)} ({x:+.1f})" for s, x in
                                             zip(ch["play_side"], ch["play_points"],
                                                 strict=True)]})
-            L += [_md_table(c), ""]
+            L += [markdown_table(c), ""]
     return L

@@ -38,18 +38,8 @@ import pandas as pd
 
 from engines.lure import decks as D
 from experiments.io import atomic_write_text, code_version, machine_info, write_json
-from experiments.lure.balance import (
-    ROUND_BINS,
-    SCORE_BINS,
-    WIN_UNITS,
-    _md_table,
-    _place_labels,
-    _rel,
-    _save,
-    card_table,
-    difficulty_axes,
-    simulate,
-)
+from experiments.lure.balance_plots import difficulty_axes, place_labels, save_figure
+from experiments.lure.odds import card_table
 from experiments.lure.rebalance_diagnosis import (  # noqa: F401  (re-exported)
     band_capacity,
     diagnosis,
@@ -59,6 +49,8 @@ from experiments.lure.rebalance_front import change_front, plot_front, slopes
 from experiments.lure.rebalance_measures import card_arrays, curve_violation
 from experiments.lure.rebalance_search import median_targets, win_diff_violation
 from experiments.lure.rebalance_stats import kendall_tau, off_band
+from experiments.lure.simulation import ROUND_BINS, SCORE_BINS, WIN_UNITS, simulate
+from experiments.markdown import markdown_table, relative_path
 from experiments.stats import wilson_interval
 
 __all__ = ["verify", "write_outputs", "write_deck_file", "plot_win_diff",
@@ -346,7 +338,7 @@ def _figure(path):
 
 
 def _finish(plt, fig, path):
-    _save(fig, path)
+    save_figure(fig, path)
     if path is not None:
         plt.close(fig)
     return fig
@@ -441,7 +433,7 @@ def plot_points_vs_difficulty(cards: pd.DataFrame, curve, tolerance: float, path
                         "their difficulty?\nPoints against difficulty (square-root axis), "
                         "original and proposed deck")
     if ch.any():
-        _place_labels(ax, xa[ch], ya[ch], list(c.loc[ch, "id"]))
+        place_labels(ax, xa[ch], ya[ch], list(c.loc[ch, "id"]))
     return _finish(plt, fig, path)
 
 
@@ -672,7 +664,7 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
         files = {k: p for k, p in files.items() if not k.endswith("_png")}
     run = {k: x for k, x in run.items() if k != "front"}
     meta = {"command": command or "experiments.lure.rebalance.rebalance",
-            "deck": _rel(res.original.source), "deck_sha256": res.original.sha256(),
+            "deck": relative_path(res.original.source), "deck_sha256": res.original.sha256(),
             "proposed_deck_sha256": res.proposed.sha256(), "goal": res.goal.to_dict(),
             "constraints": res.constraints.to_dict(), "curve": res.curve.to_dict(),
             "targets_pp": {str(k): t for k, t in res.targets.items()},
@@ -805,7 +797,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
     L += _front_section(res, run)
     L += ["", *parts["verdicts"], *parts["styles"], "## What changed and why", ""]
     if len(res.changes):
-        L += [_md_table(res.changes[["id", "field", "before", "after"]]), ""]
+        L += [markdown_table(res.changes[["id", "field", "before", "after"]]), ""]
         L += [f"* {why}" for why in res.changes.drop_duplicates("id")["why"]]
         L.append("")
     else:
@@ -834,11 +826,11 @@ def _report_text(res, run: dict, meta: dict) -> str:
         unit = ("percentage points from the 95% interval to the band's edge" if g.kind ==
                 "win-diff" else "card points beyond the band's edge, curve +- tolerance")
         L += [f"Changed cards on the fresh seeds (off goal: {unit}; 0 = meets the goal):", "",
-              _md_table(t), ""]
+              markdown_table(t), ""]
     L += ["## Every card, before and after", "",
           "![win diff per card](win_diff.png)", "",
           "Spread of the cards' win diffs (percentage points) per player count:", "",
-          _md_table(v["spread"], nd=1), "",
+          markdown_table(v["spread"], nd=1), "",
           "![points vs difficulty](points_vs_difficulty.png)", ""]
     gm = v["games"]
     rows = []
@@ -858,7 +850,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
     L += ["## Games: length, scores, first-player advantage", "",
           "Mean (sd) rounds and final score per seat; the first seat's win share (95% Wilson "
           "interval; ties shared) against the fair share 1/n. Every seat: `games.csv`.", "",
-          _md_table(pd.DataFrame(rows)), "",
+          markdown_table(pd.DataFrame(rows)), "",
           "![score distribution](scores.png)", "", "![seat win shares](seats.png)", "",
           "![game length](game_length.png)", ""]
     cmp = v.get("compare")
@@ -879,7 +871,7 @@ def _report_text(res, run: dict, meta: dict) -> str:
                              f"off goal ({who})": ch["off_goal_compared"],
                              f"win diff {mine} (pp)": 100 * ch["win_diff_search_agents"],
                              f"win diff {who} (pp)": 100 * ch["win_diff_compared"]})
-            L += [_md_table(t[["id", "deck", "players", f"off goal ({mine})",
+            L += [markdown_table(t[["id", "deck", "players", f"off goal ({mine})",
                                f"off goal ({who})", f"win diff {mine} (pp)",
                                f"win diff {who} (pp)", "reason"]], nd=1), ""]
         L += ["Every verdict: `compare_agents.csv`.", ""]
@@ -943,7 +935,7 @@ def _front_section(res, run: dict) -> list[str]:
          "centres allowed to move together by up to the tolerance. An integer program finds "
          "each optimum exactly for the model (`front.csv`), so a target below this front "
          "is out of reach by changing points unless the model is off by more than the "
-         "games' noise.", "", _md_table(pd.DataFrame(rows)), "",
+         "games' noise.", "", markdown_table(pd.DataFrame(rows)), "",
          f"This rebalance: {n_changed} card(s) changed, {n_off} off on the fresh seeds"
          + (f"; the model's bound at {n_changed} changed: {int(bound.iloc[-1])} off."
             if len(bound) else "."), "", "![what any rebalance could reach](front.png)"]

@@ -68,8 +68,9 @@ import numpy as np
 import pandas as pd
 
 from engines.lure import decks as D
-from experiments.lure.balance import card_table, simulate
+from experiments.lure.odds import card_table
 from experiments.lure.rebalance_measures import CARD_COST, CN_STEP, FIELD_COST, card_arrays
+from experiments.lure.simulation import simulate
 from experiments.lure.rebalance_stats import (
     band_pvalues,
     inverted_pairs,
@@ -77,6 +78,7 @@ from experiments.lure.rebalance_stats import (
     off_band,
     order_bounds,
 )
+from experiments.optuna_study import N_STARTUP, open_study, quiet_optuna, trial_seed
 
 __all__ = ["METHODS", "BEAM", "CONFIRM_OFFSET", "win_diff_violation", "scalar_objective",
            "lex_key", "median_targets", "screen_and_confirm", "win_diff_search"]
@@ -194,8 +196,11 @@ def lex_key(attrs: dict, number: int, allow_reorder: bool = False) -> tuple:
 
 # ---------------------------------------------------------------- the study's context
 @dataclass
-class _Study:
-    """The win-diff search's fixed context."""
+class SearchContext:
+    """The win-diff search's fixed context: the start deck and the cards in play (``ids``),
+    the games' settings (players, Deep Waters, agents, games per player count, seed, runner
+    sizes), the band's half-width ``tol`` (percentage points), the correction and its level,
+    the order rule and the ``method``; :meth:`evaluate` plays a deck on the search's seeds."""
 
     start: D.Deck
     ids: list[str]
@@ -323,7 +328,7 @@ def _decode(d: dict) -> dict:
             for k, v in d.items()}
 
 
-def _space(ctx: _Study, candidates: list[str], constraints) -> None:
+def _space(ctx: SearchContext, candidates: list[str], constraints) -> None:
     """The optuna distributions of the candidates' allowed fields (model steps move points
     only; ``tpe`` samples every allowed field)."""
     from optuna.distributions import CategoricalDistribution, IntDistribution
@@ -353,14 +358,15 @@ def _space(ctx: _Study, candidates: list[str], constraints) -> None:
             ctx.start_values[name] = own
 
 
-def _best(ctx: _Study, trials):
+def _best(ctx: SearchContext, trials):
     return min(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
 
 
-def _card_slope(ctx: _Study, best, name: str, j: int, trials) -> float:
+def _card_slope(ctx: SearchContext, best, name: str, j: int, trials) -> float:
     """Win diff per point of one card: the secant through the best trial and the played
     trial whose value of ``name`` is nearest to the best's (other cards as they were there;
-    mean over player counts), when it is positive; else the deck-wide :attr:`_Study.slope`."""
+    mean over player counts), when it is positive; else the deck-wide
+    :attr:`SearchContext.slope`."""
     cur = best.params[name]
     wd1 = _decode(best.user_attrs["stats"])["wd"][j]
     others = sorted((abs(t.params[name] - cur), t.number, t) for t in trials or []
@@ -374,7 +380,7 @@ def _card_slope(ctx: _Study, best, name: str, j: int, trials) -> float:
     return ctx.slope
 
 
-def _wanted_moves(ctx: _Study, best, trials=None) -> list[tuple]:
+def _wanted_moves(ctx: SearchContext, best, trials=None) -> list[tuple]:
     """Per candidate off its band in ``best``: ``(urgency, param, wanted points, clipped
     points, what clipped it)``; ``what`` is ``""``, ``"range"`` or ``"order"``. The step is
     the shift of win diff needed divided by the card's secant slope (:func:`_card_slope`)."""
@@ -406,7 +412,7 @@ def _wanted_moves(ctx: _Study, best, trials=None) -> list[tuple]:
     return out
 
 
-def _model_steps(ctx: _Study, best, trials=None) -> list[dict]:
+def _model_steps(ctx: SearchContext, best, trials=None) -> list[dict]:
     """Proposals from a trial: every candidate off its band moved at once, then each alone
     (most off first), then one-point nudges (module docstring). A card too high at one player
     count and too low at another stays."""
@@ -418,7 +424,7 @@ def _model_steps(ctx: _Study, best, trials=None) -> list[dict]:
     return every + [{**best.params, name: new} for _, name, new in moves] + nudges
 
 
-def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
+def _prune_steps(ctx: SearchContext, best, whole: bool = False) -> list[dict]:
     """Each changed field of a trial moved one step back towards the start deck, or
     (``whole``) each changed card put back as it was in the start deck."""
     steps, cards = [], {}
@@ -433,7 +439,7 @@ def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
     return [{**best.params, **back} for back in cards.values()] if whole else steps
 
 
-def _front_steps(ctx: _Study) -> list[dict]:
+def _front_steps(ctx: SearchContext) -> list[dict]:
     """The front's proposals (``method="front"``, module docstring): one points assignment of
     the candidates per number of changed cards, from the screen's figures of the start deck;
     none when points may not change or the deck's win diffs have no slope on the points."""
@@ -465,7 +471,7 @@ def _front_steps(ctx: _Study) -> list[dict]:
     return steps
 
 
-def _proposals(ctx: _Study, trials):
+def _proposals(ctx: SearchContext, trials):
     """Model steps and one-step prunes from each of the :data:`BEAM` best trials in turn,
     then whole-card prunes from them, as ``(params, role)`` pairs."""
     beam = sorted(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
@@ -480,12 +486,11 @@ def _key_of(params: dict) -> str:
     return json.dumps(params, sort_keys=True)
 
 
-def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
+def _run_search(ctx: SearchContext, study, n_trials: int, progress: bool) -> None:
     """Play trials until the study holds ``n_trials`` complete ones (module docstring)."""
     import optuna
     from optuna.trial import TrialState, create_trial
 
-    from experiments.tournament.tune import N_STARTUP, _trial_seed
 
     complete = TrialState.COMPLETE
     cache: dict[str, dict] = {ctx.start.sha256(): ctx.start_stats}
@@ -522,7 +527,7 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
 
     def sampler(number: int):
         return optuna.samplers.TPESampler(
-            seed=_trial_seed(ctx.seed, number), n_startup_trials=N_STARTUP, multivariate=True,
+            seed=trial_seed(ctx.seed, number), n_startup_trials=N_STARTUP, multivariate=True,
             constraints_func=lambda ft: [float(ft.user_attrs.get("inversions", 0))])
 
     # a trial cut short by a kill: finish it with its stored parameters
@@ -559,7 +564,7 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
             bar.set_postfix(best=f"{_best(ctx, trials).user_attrs['violation']:.2f}pp")
 
 
-def _trials_frame(ctx: _Study, trials) -> pd.DataFrame:
+def _trials_frame(ctx: SearchContext, trials) -> pd.DataFrame:
     rows, best = [], None
     for t in sorted(trials, key=lambda t: t.number):
         k = lex_key(t.user_attrs, t.number, ctx.allow_reorder)
@@ -621,32 +626,19 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
     "fixed": ids}``) and ``held`` (``{id: reason}``: candidates still off their band on the
     search's seeds in the chosen trial, with the constraint that holds them). Raises
     ``ValueError`` for a folder holding a study of other settings."""
-    import optuna
-
-    from experiments.tournament.tune import _quiet_optuna, _settings_diff, _storage
 
     cards0, _ = card_table(start, deep)
     ids = list(cards0["id"])
-    ctx = _Study(start, ids, players, deep, agents, n_games, seed, batch_size, n_jobs,
+    ctx = SearchContext(start, ids, players, deep, agents, n_games, seed, batch_size, n_jobs,
                  float(g.tolerance), correction, float(alpha), bool(allow_reorder), method,
                  run_dir=out / TRIAL_RUN_DIR)
     ctx.difficulty = cards0["difficulty"].to_numpy(np.float64)
     ctx.allowed = inverted_pairs(ctx.difficulty, cards0["points"].to_numpy(np.float64))
     ctx.odds = odds
-    with _quiet_optuna():
-        study = optuna.create_study(storage=_storage(out / STUDY_FILE), study_name="rebalance",
-                                    direction="minimize", load_if_exists=True)
-        mine = json.loads(json.dumps(settings))
-        stored = study.user_attrs.get("settings")
-        if stored is None and study.trials:
-            raise ValueError(f"{out / STUDY_FILE} holds a study without boardlab settings: "
-                             f"choose another --out, or --force to start over")
-        if stored is not None and stored != mine:
-            raise ValueError(f"{out} holds a study with other settings "
-                             f"({_settings_diff(stored, mine)}): use another --out, or --force "
-                             f"to start over")
-        if stored is None:
-            study.set_user_attr("settings", mine)
+    import optuna
+
+    with quiet_optuna():
+        study, _ = open_study(out / STUDY_FILE, "rebalance", "minimize", settings, out)
         base = study.user_attrs.get("baseline")
         if base is None:  # the start deck: the trials' start, the screen, the confirmation
             stats = ctx.evaluate(start)
@@ -717,7 +709,7 @@ def _need(want, lo: int, hi: int) -> str:
     return f"about {want} point{'s' if want != 1 else ''}"
 
 
-def _held(ctx: _Study, best, stats: dict, cons, n_trials: int, n_played: int,
+def _held(ctx: SearchContext, best, stats: dict, cons, n_trials: int, n_played: int,
           trials=None) -> dict:
     """``{id: reason}`` for every candidate whose estimate stays off its band in the chosen
     trial (the search's seeds), with the constraint that holds it."""

@@ -337,7 +337,7 @@ def verdict_markdown(summary: pd.DataFrame, agents, compare, games: int,
     """The report's section "Verdicts: <compare> against <agents> players" (Markdown lines):
     the rules, the cards that change verdict and the cards with a verdict under either set of
     players, each with both verdicts, the reason and how far the numbers move."""
-    from experiments.lure.balance import _md_table
+    from experiments.markdown import markdown_table
 
     a, c = ", ".join(_names(agents)), ", ".join(_names(compare))
     L = [f"## Verdicts: {c} against {a} players", "",
@@ -361,9 +361,9 @@ def verdict_markdown(summary: pd.DataFrame, agents, compare, games: int,
     ch = shown[shown["changes"]]
     L += [f"**{len(ch)} card(s) change verdict.**", ""]
     if len(ch):
-        L += [_md_table(ch[list(cols)].rename(columns=cols)), ""]
+        L += [markdown_table(ch[list(cols)].rename(columns=cols)), ""]
     same = shown[~shown["changes"] & (shown["reason"] != "")]
     if len(same):
         L += ["The same verdict with both:", "",
-              _md_table(same[list(cols)].rename(columns=cols)), ""]
+              markdown_table(same[list(cols)].rename(columns=cols)), ""]
     return L

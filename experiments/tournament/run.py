@@ -67,7 +67,7 @@ from scipy import stats as st
 
 __all__ = ["Tournament", "TournamentResult", "make_tables", "seatings", "play_deals",
            "DealPlayer", "run_tournament", "compute_ratings", "register_policy",
-           "default_out_dir", "PARTIAL_DIR"]
+           "PARTIAL_DIR"]
 
 PARTIAL_DIR = "_partial"
 EXPERIMENT = "tournament"
@@ -616,20 +616,6 @@ def analyse(tour: Tournament, sums: dict, ratings: pd.DataFrame | None,
                             {k_: np.asarray(v).tolist() for k_, v in sums.items()})
 
 
-def default_out_dir(game: str, n_players: int, labels, root="results",
-                    options: dict | None = None) -> Path:
-    """``<root>/<game>/tournaments/<N>p_<agents>[_<options>]``: agent labels joined by ``-``,
-    then the rules options, if any, as ``key_value`` (so tournaments under other rules get
-    folders of their own); made file-name safe, shortened with a hash when long."""
-    def clean(text):
-        return "".join(c if c.isalnum() or c in "_." else "_" for c in str(text))
-
-    safe = "-".join(clean(lab) for lab in labels)
-    for key, value in sorted((options or {}).items()):
-        safe += f"_{clean(key)}_{clean(value)}"
-    if len(safe) > 60:
-        safe = safe[:48] + "_" + hashlib.sha256(safe.encode()).hexdigest()[:8]
-    return Path(root) / get_adapter(game).name / "tournaments" / f"{n_players}p_{safe}"
 
 
 def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int = 1000, *,
@@ -657,10 +643,10 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
         n_jobs, backend, scheduler: parallel fan-out (see :func:`run_experiment`).
         batch_size: deals per work unit (results depend on it, not on ``n_jobs``).
         rating_deals: deals whose games feed the ratings (at most ``n_deals``).
-        out_dir: output folder (default :func:`default_out_dir` under the agent store,
-            :func:`experiments.tournament.games.store_root` of ``agents_root``: the user's data
-            folder, outside the repository, so a user's runs never dirty the clone); partial
-            results there make a re-run resume. ``save``: write CSV/PNG/JSON there.
+        out_dir: output folder (default :func:`experiments.outputs.tournament_out_dir` under the
+            agent store, :func:`experiments.tournament.games.store_root` of ``agents_root``: the
+            user's data folder, outside the repository, so a user's runs never dirty the
+            clone); partial results there make a re-run resume. ``save``: write CSV/PNG/JSON there.
         progress: show the runner's progress bar (counts deals).
         agents_root: root folder of saved tuned agents (default ``results``).
         on_start: ``None`` or a function called as ``on_start(tournament, settings)`` (the
@@ -691,19 +677,24 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
     player = DealPlayer(ad.name, user) if user else play_deals
     extra = player.fingerprint() if user else None
     if out_dir is None and save:  # in the user's data folder: a run never dirties the clone
+        from experiments.outputs import tournament_out_dir
         from experiments.tournament.games import store_root
 
-        out_dir = default_out_dir(ad.name, n_players, [r.label for r in refs],
+        out_dir = tournament_out_dir(ad.name, n_players, [r.label for r in refs],
                                   root=store_root(agents_root), options=options)
     cfg = ad.config(tour.n_players, tour.options)
     settings = _settings(ad, tour, cfg, int(n_deals), seed, int(batch_size),
                          min(int(rating_deals), int(n_deals)), extra)
     if save:
-        from experiments.outputs import check_writable, claim_folder
+        from experiments.outputs import (
+            check_writable,
+            claim_folder,
+            legacy_tournament_settings,
+        )
 
         claim = claim_folder(out_dir, experiment=EXPERIMENT, settings=settings,
                              outputs=OUTPUT_FILES, force=overwrite, meta_name="meta.json",
-                             legacy=lambda meta: _legacy_settings(ad, meta))
+                             legacy=lambda meta: legacy_tournament_settings(ad, meta))
         if claim.finished:
             return _from_folder(tour, claim.folder, claim.meta)
         check_writable(out_dir)
@@ -766,20 +757,6 @@ def _settings(ad: GameAdapter, tour: Tournament, cfg, n_deals: int, seed: int,
             "rating_deals": rating_deals, "user_policies": user_policies}
 
 
-def _legacy_settings(ad: GameAdapter, meta: dict) -> dict:
-    """:func:`_settings` of a ``meta.json`` written before it stored them (its config is
-    completed with today's defaults of fields added since)."""
-    if meta.get("kind") != "boardlab.tournament":
-        return {"experiment": meta.get("kind") or meta.get("experiment")}
-    if meta.get("game") != ad.name:
-        return {"experiment": f"{meta.get('game')} tournament"}
-    cfg = ad.config(int(meta["n_players"]), {})
-    cfg = type(cfg).from_dict(meta["config"])
-    agents = [{k: v for k, v in a.items() if k != "description"} for a in meta["agents"]]
-    return {"experiment": EXPERIMENT, "game": ad.name, "n_players": int(meta["n_players"]),
-            "agents": agents, "config": cfg.to_dict(), "deals": int(meta["deals"]),
-            "seed": meta["seed"], "batch_size": meta["batch_size"],
-            "rating_deals": meta["rating_deals"], "user_policies": None}
 
 
 def _from_folder(tour: Tournament, folder: Path, meta: dict) -> TournamentResult:

@@ -17,6 +17,7 @@ import pytest
 from engines.lure.decks import default_deck, deck_from_rows, load_deck
 from experiments import cli
 from experiments.lure import rebalance as R
+from experiments.lure import rebalance_search
 from experiments.lure.balance import card_table
 
 # base cards of the default deck re-pointed onto points = 3.5 x difficulty (each within 0.35 of
@@ -128,7 +129,7 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
     kw = dict(WD_KW, n_games=300, verify_games=50, batch_size=150, n_trials=7, plots=False,
               method=method, screen_games=300)
     R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
-    real = R._Study.evaluate
+    real = rebalance_search.SearchContext.evaluate
     hit = []
 
     def interrupted(self, deck, seed=None, n_games=None):
@@ -137,11 +138,11 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
             raise KeyboardInterrupt
         return real(self, deck, seed, n_games)
 
-    monkeypatch.setattr(R._Study, "evaluate", interrupted)
+    monkeypatch.setattr(rebalance_search.SearchContext, "evaluate", interrupted)
     with pytest.raises(KeyboardInterrupt):
         R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert hit and not (tmp_path / "cut" / "trials.csv").exists()
-    monkeypatch.setattr(R._Study, "evaluate", real)
+    monkeypatch.setattr(rebalance_search.SearchContext, "evaluate", real)
     res = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert _run_outputs(tmp_path / "cut") == _run_outputs(tmp_path / "whole")
     assert len(res.trials) == (7 if method == "tpe" else len(
@@ -475,9 +476,10 @@ def test_the_screen_has_the_power_of_the_check(tmp_path, flat_deck):
     assert meta["settings"]["screen_games"] == 400 and meta["screen_games"] == 400
     assert "the screen and the confirmation: 400 games per player count" in (
         res.out / "report.md").read_text()
-    from experiments.tournament.tune import _storage
+    from experiments.optuna_study import journal_storage
 
-    study = optuna.load_study(study_name="rebalance", storage=_storage(res.out / R.STUDY_FILE))
+    study = optuna.load_study(study_name="rebalance",
+                              storage=journal_storage(res.out / R.STUDY_FILE))
     base = study.user_attrs["baseline"]
     assert base["screen"] is not None
     assert 200 < max(max(r) for r in base["screen"]["in_play"]) <= 400
