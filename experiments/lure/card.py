@@ -19,7 +19,7 @@ It prints the card's exact catch probability for every standard loadout (number 
 special dice, without lure tokens and with the best use of them; the whole table per lure plan
 goes to ``--csv``), its difficulty ``D = -ln(mean catch probability over every loadout)``, and
 the points the *current* deck's points-vs-difficulty curve gives that difficulty (the fit of
-:func:`experiments.lure.balance.add_fit` over the deck without the proposed card, or with the
+:func:`experiments.lure.curve.add_fit` over the deck without the proposed card, or with the
 changed card as it was), with the flag the balance report would give the card.
 ``boardlab lure balance --what-if SPEC`` re-runs the whole report with the card changed
 (:func:`apply_card_spec` builds that deck). Rules: ``docs/rules/lure.md``.
@@ -148,7 +148,7 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
     would say of the card's points: ``over-valued``, ``under-valued``, ``uncatchable`` or
     ``""``), ``threshold`` (card points: ``max(2, 1.5 x scale)``), ``scale`` (the robust
     sigma of the curve's residuals, card points: 1.4826 x their median absolute size, the
-    robust fit's, :func:`experiments.lure.balance.fit_curve`) and ``old`` (the changed card's
+    robust fit's, :func:`experiments.lure.curve.fit_curve`) and ``old`` (the changed card's
     row before, or ``None``).
     Raises ``ValueError`` for a bad spec (see :func:`parse_card_spec`)."""
     from experiments.lure.curve import add_fit, fit_curve

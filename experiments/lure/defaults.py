@@ -58,7 +58,7 @@ def resolve_compare(agents, compare) -> list[str] | None:
             otherwise names (a string is split at commas, blanks dropped).
 
     Returns a list of names, or ``None`` for no comparison. The names are not checked here
-    (:func:`experiments.lure.balance.balance_cells` does).
+    (:func:`experiments.lure.simulation.balance_cells` does).
     """
     agents = [agents] if isinstance(agents, str) else [str(a) for a in agents]
     if compare is None:

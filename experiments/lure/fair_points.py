@@ -5,11 +5,11 @@ In Lure a player catches every fish its roll meets (``docs/rules/lure.md``, *A r
 card's price is its difficulty. Two lenses judge the points against it, both in card points:
 
 * **the odds** (exact, no seeds): the card's points against the robust points-vs-difficulty
-  curve (:func:`experiments.lure.balance.add_fit`): ``residual = points - curve(D)``; off when
+  curve (:func:`experiments.lure.curve.add_fit`): ``residual = points - curve(D)``; off when
   ``|residual|`` reaches the tolerance (the balance report's ``max(2, 1.5 x robust sigma)``).
 * **play** (simulated games): what the exact odds cannot see, competition for the same fish,
   turn order, who acts first, splash icons. The measure is the catcher's win advantage
-  (:func:`experiments.lure.balance.card_stats`'s ``win_diff``) with its expected value for the
+  (:func:`experiments.lure.simulation.card_stats`'s ``win_diff``) with its expected value for the
   card's points and difficulty removed: per player count a weighted robust linear fit
   ``win_diff ~ a + b x points + c x D + e x D_all`` over the deck's cards
   (:func:`play_measure`; ``D_all = -ln P(catch with every die)``, :func:`full_difficulty`: what
@@ -63,7 +63,7 @@ def seed_sets(seed: int) -> tuple[int, int]:
 
 def full_difficulty(cards: pd.DataFrame) -> np.ndarray:
     """``D_all = -ln P(catch with every die)`` per card (``float64``), from a
-    :func:`experiments.lure.balance.card_table` frame's catch probability with five d6 and
+    :func:`experiments.lure.odds.card_table` frame's catch probability with five d6 and
     every special die (``p_5d6+d12+d20``, with ``+d4`` in Deep Waters); probabilities below
     1e-4 count as 1e-4; NaN when the frame has no such column."""
     cols = [c for c in cards.columns if c.startswith("p_5d6")]
@@ -88,7 +88,7 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
     """The play lens of one set of games (module docstring).
 
     Args:
-        sim: :func:`experiments.lure.balance.simulate`'s per-card frame (``id``, ``players``,
+        sim: :func:`experiments.lure.simulation.simulate`'s per-card frame (``id``, ``players``,
             ``in_play``, ``win_diff`` and its 95% interval ``win_diff_low``/``win_diff_high``,
             fractions).
         cards: one row per card: ``id``, ``points``, ``difficulty`` and the catch
@@ -213,7 +213,7 @@ def card_verdicts(cards: pd.DataFrame, sim_a: pd.DataFrame | None, sim_b: pd.Dat
     Args:
         cards: one row per card: ``id``, ``points``, ``difficulty``, ``fitted_points`` (the
             curve's points at its difficulty; NaN when nobody can catch it).
-        sim_a, sim_b: :func:`experiments.lure.balance.simulate` frames of the same deck on the
+        sim_a, sim_b: :func:`experiments.lure.simulation.simulate` frames of the same deck on the
             two seed sets (:func:`seed_sets`), or ``None`` (odds only).
         players: player counts; n_games: games per player count in each set.
         tolerance: the band's half-width in card points (both lenses).

@@ -42,7 +42,7 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
         n_games: games per seat rotation and deck; seed: the seed of every rotation (the same
             deals for both decks and every rotation).
         run_root: folder of the runner states (``styles_<deck>_<rotation>``: resumable).
-        runner: :func:`experiments.lure.balance.simulate`'s keyword options.
+        runner: :func:`experiments.lure.simulation.simulate`'s keyword options.
 
     Returns one row per style: ``style``, ``games`` (per deck), ``win_<deck>``,
     ``win_<deck>_low``, ``win_<deck>_high`` (fractions, Wilson), ``change_pp`` (after -

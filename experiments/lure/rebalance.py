@@ -7,7 +7,7 @@ order of the cards' difficulty, and say plainly what could not be met.
 * ``win-diff`` (``tolerance`` W in percentage points of win rate, default 5): at every chosen
   player count, every card's *catcher win advantage* (the balance report's ``win_diff``: the
   win rate of the player who caught it minus that of the other players of the same games,
-  :func:`experiments.lure.balance.card_stats`) lies within its **band** ``target +- W``. The
+  :func:`experiments.lure.simulation.card_stats`) lies within its **band** ``target +- W``. The
   target is a number given by the designer or, by default, the **median card's** win diff at
   that player count in the start deck. A card is *off its band* only when a one-sided test
   says so **after a multiple-comparison correction over every card and player count** (Holm
@@ -18,9 +18,9 @@ order of the cards' difficulty, and say plainly what could not be met.
 * ``curve`` (``tolerance`` in card points, default the balance report's threshold
   ``max(2, 1.5 x robust sigma)``): every card's points lie within the tolerance of the points
   the difficulty curve gives its difficulty ``D = -ln(mean catch probability)``
-  (:func:`experiments.lure.balance.difficulty`). The curve (:func:`fit_difficulty_curve`) is
+  (:func:`experiments.lure.odds.difficulty`). The curve (:func:`fit_difficulty_curve`) is
   ``fit``, the balance report's **robust** quadratic (soft-l1 loss with the far-off cards set
-  aside: :func:`experiments.lure.balance.fit_curve`; two broken cards do not move the other
+  aside: :func:`experiments.lure.curve.fit_curve`; two broken cards do not move the other
   cards' fair points), or ``proportional``, points = k x D. It is fitted once, on the original
   deck, and used only inside the range of difficulties of its catchable cards. Answered from
   the exact odds (:func:`engines.dice.exact_table`): no games but the verification.

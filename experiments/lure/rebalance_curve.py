@@ -41,7 +41,7 @@ __all__ = ["Curve", "fit_difficulty_curve", "OptionOdds", "exact_fix", "curve_fi
 class Curve:
     """Points as a function of difficulty: ``kind`` (:data:`CURVES`), ``coefficients``
     (numpy polynomial, highest power first), ``scale`` (card points: the residuals' robust
-    sigma for ``fit``, :func:`experiments.lure.balance.fit_curve`; their RMSE for
+    sigma for ``fit``, :func:`experiments.lure.curve.fit_curve`; their RMSE for
     ``proportional``), ``threshold`` (the balance report's flag threshold
     ``max(2, 1.5 x scale)``), ``d_low``/``d_high``, the range of difficulties it was fitted on
     (it is not used outside), and ``outliers`` (cards the robust fit set aside)."""
@@ -69,9 +69,9 @@ class Curve:
 
 def fit_difficulty_curve(cards: pd.DataFrame, kind: str = "fit") -> Curve:
     """The curve of points on difficulty over the catchable cards of ``cards`` (a
-    :func:`experiments.lure.balance.card_table` frame: ``id``, ``difficulty``, ``points``).
+    :func:`experiments.lure.odds.card_table` frame: ``id``, ``difficulty``, ``points``).
 
-    ``"fit"``: :func:`experiments.lure.balance.add_fit`'s robust quadratic (soft-l1 loss, the
+    ``"fit"``: :func:`experiments.lure.curve.add_fit`'s robust quadratic (soft-l1 loss, the
     cards more than 3 robust sigmas off set aside and refitted: two broken cards do not move
     the other cards' fair points); ``"proportional"``: ``points = k x D`` with
     ``k = sum(D p) / sum(D^2)``.
@@ -108,7 +108,7 @@ def fit_difficulty_curve(cards: pd.DataFrame, kind: str = "fit") -> Curve:
 
 class OptionOdds:
     """Difficulty of ``(catch number, requirement set)`` options, from the exact table
-    (:func:`engines.dice.exact_table` and :func:`experiments.lure.balance.difficulty`),
+    (:func:`engines.dice.exact_table` and :func:`experiments.lure.odds.difficulty`),
     computed in one batch per call and cached: ``OptionOdds(deep)(options) -> float64
     (len(options),)``. Raises ``ValueError`` for a malformed option."""
 

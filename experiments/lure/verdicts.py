@@ -94,7 +94,7 @@ def side_verdicts(sim: pd.DataFrame, ids: Sequence[str], players: Sequence[int],
     """The verdicts of one set of players' games.
 
     Args:
-        sim: per card and player count, :func:`experiments.lure.balance.simulate`'s first
+        sim: per card and player count, :func:`experiments.lure.simulation.simulate`'s first
             frame (``id``, ``players``, ``caught_rate`` and its interval ``caught_low``,
             ``caught_high``, ``win_diff`` and its
             interval, ``in_play``).
@@ -230,7 +230,7 @@ def reason_words(agents, compare) -> tuple[str, str, bool]:
 def compare_verdicts(sim: pd.DataFrame, sim_compare: pd.DataFrame, players, agents,
                      compare_agents, **kw) -> pd.DataFrame:
     """Every card's verdicts with the report's players (``sim``) and with the compared players
-    (``sim_compare``; both :func:`experiments.lure.balance.simulate` frames of the same deck
+    (``sim_compare``; both :func:`experiments.lure.simulation.simulate` frames of the same deck
     and player counts), one row per card and player count (cards in ``sim``'s order).
 
     Columns: ``id, players, agents, compare_agents`` (names, comma-joined),

@@ -396,12 +396,12 @@ def test_verification_killed_midway_resumes_byte_for_byte(tmp_path, flat_deck, m
     """A rebalance killed while the proposed deck is played on the fresh seeds (the search
     done and stored), then run again, writes the same deck, changes, trials and per-card
     verdicts, byte for byte, as an uninterrupted run; the exit status is the same."""
-    from experiments.lure import rebalance_report as RR
+    from experiments.lure import rebalance_verify
 
     kw = dict(WD_KW, n_games=300, verify_games=120, batch_size=60, n_trials=5, plots=False,
               allow_reorder=True)
     whole = R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
-    real = RR.simulate
+    real = rebalance_verify.simulate
     calls = []
 
     def killed(deck, *a, **k):
@@ -410,11 +410,11 @@ def test_verification_killed_midway_resumes_byte_for_byte(tmp_path, flat_deck, m
             raise KeyboardInterrupt
         return real(deck, *a, **k)
 
-    monkeypatch.setattr(RR, "simulate", killed)
+    monkeypatch.setattr(rebalance_verify, "simulate", killed)
     with pytest.raises(KeyboardInterrupt):
         R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert not (tmp_path / "cut" / "metadata.json").exists()
-    monkeypatch.setattr(RR, "simulate", real)
+    monkeypatch.setattr(rebalance_verify, "simulate", real)
     again = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     for name in ("deck.csv", "changes.csv", "trials.csv", "cards.csv"):
         assert ((tmp_path / "cut" / name).read_bytes()
