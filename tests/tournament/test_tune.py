@@ -452,7 +452,7 @@ def test_an_agent_is_saved_only_with_a_significant_gain(tmp_path, monkeypatch, v
     vector is in X/agent.json, and the store gets the agent only when the fresh-deal gain is
     significant (or --save-anyway); then it is usable by name from any folder."""
     monkeypatch.setattr(tuning_study, "_evaluate_one", lambda x, ctx: (-abs(x[6] + 2.0), 0.01))
-    monkeypatch.setattr(T, "_validate", _fake_check(verdict, diff, p))
+    monkeypatch.setattr(T, "check_on_fresh_deals", _fake_check(verdict, diff, p))
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     monkeypatch.chdir(cwd)
