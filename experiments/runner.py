@@ -584,7 +584,7 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
     its seed is outside the runner's batch seeds. Meanwhile, ``parallel``'s workers start and
     import what a batch needs (:func:`_import_for_play`; a few seconds per worker that would
     otherwise come after the compile). With ``progress``, says so on stderr when it takes more
-    than 3 s (a first run on this machine)."""
+    than a few seconds (a first run on this machine)."""
 
     warm = None
     if parallel is not None:

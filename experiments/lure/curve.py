@@ -42,7 +42,7 @@ def fit_curve(difficulty, points, degree: int = 2, method: str = "robust"):
     point) off that curve are set aside and the soft-l1 fit is repeated on the others. Two
     broken cards of a 30-card deck therefore barely move the other cards' fitted points (the
     shipped deck with B04 and B26 broken: at most 0.13 points, against 1.44 for the plain fit).
-    ``method="least-squares"``: ``numpy.polyfit``, the report's curve before issue 27.
+    ``method="least-squares"``: ``numpy.polyfit``, the plain fit the robust one replaced.
 
     Args:
         difficulty, points: array-likes of the same length (``D`` may be ``inf``: cards nobody

@@ -1,6 +1,6 @@
 """Card verdicts from simulated games, and how they change between weaker and stronger players
-(issue 26: ``boardlab lure balance`` and ``boardlab lure rebalance`` judge the cards with strong
-players by default and say which verdicts the heuristic would have given otherwise).
+(``boardlab lure balance`` and ``boardlab lure rebalance`` judge the cards with strong players
+by default and say which verdicts the heuristic would have given otherwise).
 
 **Who plays**: :mod:`experiments.lure.defaults` (``net`` by default, compared with
 ``heuristic``; re-exported here).
