@@ -45,8 +45,6 @@ LONG_MODULES = {
                                              "interfaces over the compiled protocol",
     "experiments/lure/rebalance_search.py": "one algorithm: the win-diff search (model steps "
                                             "and the TPE study over the same trials)",
-    "experiments/tournament/run.py": "one algorithm: the duplicate-format round robin "
-                                     "(seating, the batch function, statistics, ratings)",
 }
 """Modules allowed over :data:`MAX_LINES` lines, with the reason."""
 

@@ -5,8 +5,8 @@ game and player count (``players``: the same name as the OpenSpiel games' parame
 ``env(...)`` wraps it in an order-enforcing wrapper (:class:`FastOrderEnforcingWrapper`:
 PettingZoo's ``OrderEnforcingWrapper`` with the same checks and errors, whose hot paths skip
 the generic attribute forwarding; ``benchmarks/interop.py`` times both, the figures are in
-``docs/guides/interop.md``). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` = ``player_p``). Spaces (the
-same objects on every call):
+``docs/guides/interop.md``). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` =
+``player_p``). Spaces (the same objects on every call):
 
 - action space ``Discrete(NUM_DISTINCT_ACTIONS)``: the game's fixed action table
   (:mod:`engines.protocol`); an illegal action raises ``ValueError`` naming it;
