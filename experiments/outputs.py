@@ -278,7 +278,7 @@ def finish_partial(folder: str | os.PathLike, name: str = PARTIAL_DIR) -> None:
     did not write stay, with the folders that hold them."""
     import contextlib
 
-    from experiments.runner import STATE_FILE
+    from experiments.run_state import STATE_FILE
 
     partial = Path(folder) / name
     if not partial.is_dir() or partial.is_symlink():

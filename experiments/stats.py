@@ -117,6 +117,7 @@ def newcombe_difference(s1, n1, s2, n2, confidence: float = 0.95):
     nan = np.full(np.broadcast(d, ok).shape, np.nan)
     return np.where(ok, d, nan), np.where(ok, low, nan), np.where(ok, high, nan)
 
+
 def mean_interval(total, total_sq, n, scale=1.0, confidence: float = 0.95):
     """Mean and t-interval of a per-deal quantity from its sums.
 

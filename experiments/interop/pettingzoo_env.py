@@ -201,7 +201,6 @@ class BoardlabAECEnv(_TextRender, AECEnv):
             self.render()
 
 
-
 class LureParallelEnv(_TextRender, ParallelEnv):
     """PettingZoo parallel environment of Lure, whose *Cast* (rules step 2) is simultaneous.
 
@@ -369,7 +368,6 @@ class LureParallelEnv(_TextRender, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terms, truncs, infos
-
 
 
 def parallel_env(game: str = "lure", players: int | None = None, config=None,

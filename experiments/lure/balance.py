@@ -87,7 +87,6 @@ __all__ = ["SPEC_LABELS", "WIN_UNITS", "CARD_SUMS", "SCORE_BINS", "ROUND_BINS", 
            "balance_settings", "claim_balance_folder", "flagged_lines"]
 
 
-
 def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: bool = False,
                 agents=DEFAULT_AGENTS, n_games: int = BALANCE_GAMES, seed: int = 0, out=None,
                 n_jobs: int = 1, batch_size: int = 5000, command: str = "",

@@ -19,6 +19,7 @@ __all__ = ["save_figure", "place_labels", "difficulty_axes", "plot_points_vs_dif
            "plot_heatmaps", "CAUGHT_TICKS", "CAUGHT_SCALE_NOTE", "caught_axis_limits",
            "plot_caught"]
 
+
 def save_figure(fig, path) -> None:
     """Write ``fig`` as PNG to ``path`` atomically (nothing when ``path`` is None)."""
     if path is None:

@@ -68,7 +68,6 @@ def band_pvalues(stats: dict, targets, tolerance_pp: float) -> tuple[np.ndarray,
     return p, side
 
 
-
 def off_band(stats: dict, targets, tolerance_pp: float, correction: str = "holm",
              alpha: float = 0.05, cells=None) -> np.ndarray:
     """Cells (card x player count) whose card is off its band after ``correction``

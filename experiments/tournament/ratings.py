@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.runner import batch_seed
+from experiments.workers import batch_seed
 
 
 from experiments.tournament.play import batch_word, play_all_tables
