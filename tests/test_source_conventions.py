@@ -39,8 +39,6 @@ LONG_MODULES = {
     "engines/recurring/core.py": ENGINES_AGENTS,
     "engines/river_rats/core.py": ENGINES_AGENTS,
     "agents/river_rats.py": ENGINES_AGENTS,
-    "experiments/interop/openspiel_game.py": "one adapter: OpenSpiel's Game and State "
-                                             "interfaces over the compiled protocol",
     "experiments/lure/rebalance_search.py": "one algorithm: the win-diff search (model steps "
                                             "and the TPE study over the same trials)",
 }
