@@ -39,8 +39,6 @@ LONG_MODULES = {
     "engines/recurring/core.py": ENGINES_AGENTS,
     "engines/river_rats/core.py": ENGINES_AGENTS,
     "agents/river_rats.py": ENGINES_AGENTS,
-    "experiments/lure/rebalance_search.py": "one algorithm: the win-diff search (model steps "
-                                            "and the TPE study over the same trials)",
 }
 """Modules allowed over :data:`MAX_LINES` lines, with the reason."""
 

@@ -16,19 +16,9 @@ from engines.lure import decks as D
 from experiments.lure.curve import fit_curve
 from experiments.lure.defaults import THRESHOLD_FLOOR
 from experiments.lure.odds import card_table, difficulty
-from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
-    CARD_COST,
-    CN_STEP,
+from experiments.lure.rebalance_measures import (
     FIELD_COST,
     curve_violation,
-)
-from experiments.lure.rebalance_search import (  # noqa: F401  (re-exported)
-    BEAM,
-    METHODS,
-    STUDY_FILE,
-    TRIAL_RUN_DIR,
-    win_diff_search,
-    win_diff_violation,
 )
 from experiments.lure.rebalance_stats import inverted_pairs, order_bounds
 

@@ -13,20 +13,6 @@ from pathlib import Path
 
 from engines import dice
 from engines.lure import decks as D
-from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
-    CARD_COST,
-    CN_STEP,
-    FIELD_COST,
-    curve_violation,
-)
-from experiments.lure.rebalance_search import (  # noqa: F401  (re-exported)
-    BEAM,
-    METHODS,
-    STUDY_FILE,
-    TRIAL_RUN_DIR,
-    win_diff_search,
-    win_diff_violation,
-)
 
 __all__ = ["GOALS", "CURVES", "FIELDS", "DEEP_ONLY", "DEFAULT_WIN_TOLERANCE", "Goal",
            "parse_number", "parse_goal", "Constraints", "parse_points_range", "parse_fields",

@@ -10,10 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.lure.rebalance_diagnosis import (  # noqa: F401  (re-exported)
-    band_capacity,
+from experiments.lure.rebalance_diagnosis import (
     diagnosis,
-    points_slope,
 )
 from experiments.lure.rebalance_front import slopes
 from experiments.markdown import markdown_table

@@ -10,11 +10,6 @@ import numpy as np
 import pandas as pd
 
 from experiments.lure.balance_plots import difficulty_axes, place_labels, save_figure
-from experiments.lure.rebalance_diagnosis import (  # noqa: F401  (re-exported)
-    band_capacity,
-    diagnosis,
-    points_slope,
-)
 from experiments.lure.simulation import ROUND_BINS
 
 from experiments.lure.rebalance_verify import DECKS

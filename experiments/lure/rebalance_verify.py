@@ -14,13 +14,8 @@ import numpy as np
 import pandas as pd
 
 from experiments.lure.odds import card_table
-from experiments.lure.rebalance_diagnosis import (  # noqa: F401  (re-exported)
-    band_capacity,
-    diagnosis,
-    points_slope,
-)
 from experiments.lure.rebalance_measures import card_arrays, curve_violation
-from experiments.lure.rebalance_search import median_targets, win_diff_violation
+from experiments.lure.rebalance_objective import median_targets, win_diff_violation
 from experiments.lure.rebalance_stats import kendall_tau, off_band
 from experiments.lure.simulation import ROUND_BINS, SCORE_BINS, WIN_UNITS, simulate
 from experiments.stats import wilson_interval
