@@ -268,8 +268,19 @@ def flagged_lines(cards: pd.DataFrame, fit: dict) -> list[str]:
 def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
     """The text of ``report.md``; ``found``: :func:`experiments.lure.balance_verdicts.
     play_verdicts`' result (the verdicts, and the comparison with ``meta["compare_agents"]``
-    when there is one)."""
-    from experiments.lure.fair_points import RECONSTRUCTION_NOTE, verdict_markdown
+    when there is one). One function a section."""
+    L = _report_head(deck, cards, meta, deep)
+    L += _how_to_read(fit)
+    L += _summary_section(cards, fit, meta, found)
+    L += _odds_section(cards)
+    L += _simulated_section(sim, games, meta)
+    L += _files_section(found)
+    return "\n".join(L)
+
+
+def _report_head(deck, cards, meta, deep) -> list[str]:
+    """The title, the deck, the cards, what was simulated and the command."""
+    from experiments.lure.fair_points import RECONSTRUCTION_NOTE
 
     players = meta["players"]
     default = deck.source == str(D.DEFAULT_DECK_PATH)
@@ -289,6 +300,12 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
           + (f"; the same games played by **{', '.join(meta['compare_agents'])}** for the "
              f"verdict comparison." if meta.get("compare_agents") else "."),
           f"Command: `{meta['command']}`", ""]
+    return L
+
+
+def _how_to_read(fit) -> list[str]:
+    """The section "How to read this": what each column and figure means."""
+    L: list[str] = []
     L += ["## How to read this", "",
           "* **P(…)**: exact probability that the loadout meets the card (all dice rolled at once;"
           " adjust lures applied in the best way; a card that requires a lure is given one"
@@ -311,6 +328,14 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
           " of the other players of the same games (95% Newcombe interval; ties share the"
           " win). A positive difference that is large for a cheap card points to a card that"
           " decides games.", ""]
+    return L
+
+
+def _summary_section(cards, fit, meta, found) -> list[str]:
+    """The section "Summary": the fitted curve, the flagged cards and the verdicts."""
+    from experiments.lure.fair_points import verdict_markdown
+
+    L: list[str] = []
     flagged = cards[cards["flag"] != ""]
     L += ["## Summary", ""]
     co = fit["coefficients"]
@@ -330,12 +355,25 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
     L += verdict_markdown(found["verdicts"], fit["threshold"], meta["n_games_per_player_count"],
                           found["seeds"], ", ".join(meta["agents"]), found.get("players"),
                           ", ".join(meta.get("compare_agents") or []))
+    return L
+
+
+def _odds_section(cards) -> list[str]:
+    """The section "Exact odds per card"."""
+    L: list[str] = []
     L += ["## Exact odds per card", ""]
     pcols = [c for c in cards.columns if c.startswith("p_")]
     show = cards[["id", "points", "catch_number", "requirements"] + pcols
                  + ["cheapest_50", "cheapest_90", "ev_per_die_best", "ev_per_die_loadout",
                     "difficulty", "fair_points", "flag"]]
     L += [markdown_table(show), "", "![catch probability heatmaps](catch_heatmaps.png)", ""]
+    return L
+
+
+def _simulated_section(sim, games, meta) -> list[str]:
+    """The section on the simulated games: per player count, then per card."""
+    players = meta["players"]
+    L: list[str] = []
     L += [f"## Simulated games ({', '.join(meta['agents'])})", ""]
     g = games.copy()
     g["rounds (sd)"] = [f"{r.mean_rounds:.2f} ({r.sd_rounds:.2f})" for r in g.itertuples()]
@@ -360,6 +398,12 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
                            "mean_rounds_on_table", "first_group_share", "mean_turn_rank",
                            "win_catcher", "win_others", "win diff (95% CI)"]]), ""]
     L += ["![caught by player count](caught_by_players.png)", ""]
+    return L
+
+
+def _files_section(found) -> list[str]:
+    """The section "Files"."""
+    L: list[str] = []
     L += ["## Files", "", "* `cards.csv`: exact odds, fit and flags per card",
           "* `simulated.csv`: simulated statistics per card and player count",
           "* `games.csv`: game length and seat win shares per player count",
@@ -370,4 +414,4 @@ def _report_md(deck, cards, sim, games, fit, meta, deep, found) -> str:
              "compared players' games"] if found.get("players") is not None else []),
           "* `metadata.json`: command, agents, deck hash, seed, sizes, wall time, machine, "
           "load, code version", ""]
-    return "\n".join(L)
+    return L

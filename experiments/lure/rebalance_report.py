@@ -137,18 +137,7 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
              "points_png": out / "points_vs_difficulty.png", "scores_png": out / "scores.png",
              "seats_png": out / "seats.png", "length_png": out / "game_length.png",
              "metadata": out / "metadata.json", "report": out / "report.md"}
-    n = len(res.changed_ids)
-    rec = res.recommendation or {}
-    rejected = bool(rec.get("changed")) and not rec.get("recommended")
-    note = (f"goal {res.goal.kind}) from {Path(res.original.source).name}\n{n} card(s) changed: "
-            f"{', '.join(res.changed_ids) or 'none'}; see report.md")
-    if rejected:  # no change recommended: deck.csv is the original, the proposal kept aside
-        files["rejected_deck"] = out / "rejected_deck.csv"
-        write_deck_file(res.proposed, files["rejected_deck"], comment="NOT RECOMMENDED: the "
-                        "proposal of boardlab lure rebalance (" + note)
-    write_deck_file(res.original if rejected else res.proposed, files["deck"], comment=(
-        "the original deck: no change recommended by boardlab lure rebalance (" if rejected
-        else "Lure fish deck proposed by boardlab lure rebalance (") + note)
+    _write_decks(res, files)
     if res.styles is not None:
         files["styles"] = out / "styles.csv"
         atomic_write_text(files["styles"], res.styles.to_csv(index=False))
@@ -171,23 +160,58 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
         atomic_write_text(files["front"], _front_frame(*front, bool(run.get("allow_reorder")))
                           .to_csv(index=False))
     if run["plots"]:
-        plot_win_diff(v["cards"], v["targets"]["after"], wd_tol, files["win_diff_png"])
-        plot_points_vs_difficulty(v["cards"], res.curve, run["curve_tolerance"],
-                                  files["points_png"])
-        plot_scores(v["hists"], files["scores_png"])
-        plot_seats(v["games"], files["seats_png"])
-        plot_game_length(v["hists"], files["length_png"])
-        if res.trials is not None:
-            plot_search(res.trials, files["search_png"])
-        if not isinstance(front, str):
-            kept, free = front
-            if run.get("allow_reorder"):
-                kept, free = kept.iloc[0:0], kept  # the run's own front is the lifted one
-            plot_front(kept, free, (len(res.changed_ids), int(v["violating"]["after"])),
-                       res.goal.tolerance, files["front_png"])
+        _draw_pictures(res, run, front, files, wd_tol)
     else:
         files = {k: p for k, p in files.items() if not k.endswith("_png")}
     run = {k: x for k, x in run.items() if k != "front"}
+    meta = _metadata(res, settings, command, run, front)
+    write_json(files["metadata"], meta)
+    atomic_write_text(files["report"], report_markdown(res, {**run, "front": front}, meta))
+    return {k: str(p) for k, p in files.items()}
+
+
+def _write_decks(res, files: dict) -> None:
+    """``deck.csv``: the proposed deck, or the original when no change is recommended (the
+    proposal then goes to ``rejected_deck.csv``, added to ``files``)."""
+    out = Path(res.out)
+    n = len(res.changed_ids)
+    rec = res.recommendation or {}
+    rejected = bool(rec.get("changed")) and not rec.get("recommended")
+    note = (f"goal {res.goal.kind}) from {Path(res.original.source).name}\n{n} card(s) changed: "
+            f"{', '.join(res.changed_ids) or 'none'}; see report.md")
+    if rejected:  # no change recommended: deck.csv is the original, the proposal kept aside
+        files["rejected_deck"] = out / "rejected_deck.csv"
+        write_deck_file(res.proposed, files["rejected_deck"], comment="NOT RECOMMENDED: the "
+                        "proposal of boardlab lure rebalance (" + note)
+    write_deck_file(res.original if rejected else res.proposed, files["deck"], comment=(
+        "the original deck: no change recommended by boardlab lure rebalance (" if rejected
+        else "Lure fish deck proposed by boardlab lure rebalance (") + note)
+
+
+def _draw_pictures(res, run: dict, front, files: dict, wd_tol) -> None:
+    """Every PNG of the rebalance into its path of ``files``."""
+    v = res.verification
+    plot_win_diff(v["cards"], v["targets"]["after"], wd_tol, files["win_diff_png"])
+    plot_points_vs_difficulty(v["cards"], res.curve, run["curve_tolerance"],
+                              files["points_png"])
+    plot_scores(v["hists"], files["scores_png"])
+    plot_seats(v["games"], files["seats_png"])
+    plot_game_length(v["hists"], files["length_png"])
+    if res.trials is not None:
+        plot_search(res.trials, files["search_png"])
+    if not isinstance(front, str):
+        kept, free = front
+        if run.get("allow_reorder"):
+            kept, free = kept.iloc[0:0], kept  # the run's own front is the lifted one
+        plot_front(kept, free, (len(res.changed_ids), int(v["violating"]["after"])),
+                   res.goal.tolerance, files["front_png"])
+
+
+def _metadata(res, settings: dict, command: str, run: dict, front) -> dict:
+    """The contents of ``metadata.json``: the command, the decks, goal, constraints and curve,
+    the run's options ``run``, the results, the front, the study ``settings``, the machine."""
+    v = res.verification
+    rec = res.recommendation or {}
     meta = {"command": command or "experiments.lure.rebalance.rebalance",
             "deck": relative_path(res.original.source), "deck_sha256": res.original.sha256(),
             "proposed_deck_sha256": res.proposed.sha256(), "goal": res.goal.to_dict(),
@@ -219,8 +243,6 @@ def write_outputs(res, settings: dict, command: str, run: dict) -> dict:
         meta["load_average"] = list(os.getloadavg())
     except OSError:  # pragma: no cover - not POSIX
         pass
-    write_json(files["metadata"], meta)
-    atomic_write_text(files["report"], report_markdown(res, {**run, "front": front}, meta))
-    return {k: str(p) for k, p in files.items()}
+    return meta
 
 
