@@ -17,6 +17,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from experiments.lure import balance  # noqa: E402
+from experiments.lure.odds import spec_list  # noqa: E402
 from experiments.pairs import plots as pair_plots  # noqa: E402
 from experiments.tournament import plots as tour_plots  # noqa: E402
 from experiments.tournament.games import AgentRef  # noqa: E402
@@ -166,7 +167,7 @@ def test_lure_catch_heatmaps_colour_bar_is_labelled():
     from engines import dice
 
     cards = pd.read_csv(ROOT / "results" / "lure" / "base" / "cards.csv").head(3)
-    specs = balance._spec_list(False)
+    specs = spec_list(False)
     ctx = max(dice.PLAN_FLAG, dice.PLAN_NONE) + 1
     table = np.random.default_rng(0).random((len(cards), 6, max(specs) + 1, ctx))
     fig = balance.plot_heatmaps(cards, table, False)
