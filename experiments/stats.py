@@ -23,6 +23,10 @@ independent unit, and the runner keeps only ``n``, ``sum x_i``, ``sum x_i**2`` a
   (binomial test of ``#{d > 0}`` among the non-zero ``d``; for 0/1 outcomes such as River Rats
   team wins this is McNemar's exact test), both from scipy.
 
+Whether an estimate lies outside a band: :func:`outside_band_pvalues`, the one-sided p-value
+of the normal test against the nearer edge (a Lure card's win advantage against its band, a
+card's play measure against the tolerance).
+
 Multiple comparisons (Holm, 1979, Scand. J. Statist. 6:65-70; Benjamini & Hochberg, 1995,
 J. R. Statist. Soc. B 57:289-300):
 
@@ -40,7 +44,8 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["Z95", "wilson_interval", "newcombe_difference", "mean_interval", "paired_tests",
-           "holm_adjusted_pvalues", "holm_rejections", "benjamini_hochberg_rejections"]
+           "outside_band_pvalues", "holm_adjusted_pvalues", "holm_rejections",
+           "benjamini_hochberg_rejections"]
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
@@ -197,6 +202,25 @@ def paired_tests(d_sum, d_sq, n: int, n_pos, n_neg):
             p_sign_gt[idx] = stats.binomtest(k, m, 0.5, alternative="greater").pvalue
     return {"mean_diff": mean, "t": t, "p_t": np.minimum(p_two, 1.0), "p_t_greater": p_gt,
             "p_sign": p_sign, "p_sign_greater": p_sign_gt}
+
+
+def outside_band_pvalues(estimate, se_above, se_below, low, high):
+    """One-sided p-values of "the true value lies inside the band ``low .. high``" for
+    estimates with standard errors (normal approximation), array-like, broadcast.
+
+    Where ``estimate > high``: ``p = P(Z > (estimate - high) / se_above)``; where
+    ``estimate < low``: ``P(Z > (low - estimate) / se_below)``; inside the band 1. A zero
+    standard error gives 0 outside the band (an infinite ``z``). Returns ``(p, side)``:
+    ``float64`` p-values and ``int8`` sides (+1 above the band, -1 below, 0 inside or NaN)."""
+    from scipy.stats import norm
+
+    est = np.asarray(estimate, np.float64)
+    above, below = est > high, est < low
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(above, (est - high) / se_above, np.where(below, (low - est) / se_below, 0))
+    p = np.where(above | below, norm.sf(np.where(np.isfinite(z), z, np.inf)), 1.0)
+    side = np.where(above, 1, np.where(below, -1, 0)).astype(np.int8)
+    return p, side
 
 
 def holm_adjusted_pvalues(pvalues):

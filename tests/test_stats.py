@@ -13,6 +13,7 @@ from experiments.stats import (
     holm_rejections,
     mean_interval,
     newcombe_difference,
+    outside_band_pvalues,
     paired_tests,
     wilson_interval,
 )
@@ -113,3 +114,13 @@ def test_holm_and_benjamini_hochberg_rejections():
     # the rejections are the adjusted p-values at or below alpha
     finite = p[np.isfinite(p)]
     assert holm_rejections(finite).tolist() == (holm_adjusted_pvalues(finite) <= 0.05).tolist()
+
+
+def test_outside_band_pvalues_one_sided_normal_test_against_the_nearer_edge():
+    # 3.5 is 2.5 above the upper edge 1, se 1: z = 2.5; -4 is 3 below the lower edge -1, se 2:
+    # z = 1.5; inside: 1; NaN: inside (side 0); se 0 outside: p 0
+    p, side = outside_band_pvalues([3.5, -4.0, 0.2, np.nan, 2.0], [1, 1, 1, 1, 0],
+                                   [1, 2, 1, 1, 1], -1.0, 1.0)
+    assert p[:3] == pytest.approx([scipy_stats.norm.sf(2.5), scipy_stats.norm.sf(1.5), 1.0])
+    assert p[3] == 1.0 and p[4] == 0.0
+    assert side.tolist() == [1, -1, 0, 0, 1] and side.dtype == np.int8

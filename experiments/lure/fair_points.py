@@ -38,7 +38,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from experiments.stats import Z95, holm_rejections
+from experiments.stats import Z95, holm_rejections, outside_band_pvalues
 
 __all__ = ["SEED_SET_OFFSET", "MIN_SLOPE_PP", "VERDICT_WORDS", "seed_sets", "full_difficulty",
            "play_measure",
@@ -137,23 +137,14 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
                + [c for c in out.columns if c.endswith("p") and c.startswith("play_points_")]]
 
 
-def _pvalues(x: np.ndarray, se: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided p-values of "inside ``+-tolerance``" and the side of the estimate."""
-    from scipy.stats import norm
-
-    side = np.where(x > tolerance, 1, np.where(x < -tolerance, -1, 0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (np.abs(x) - tolerance) / se
-    p = np.where(side != 0, norm.sf(np.where(np.isfinite(z), z, np.inf)), 1.0)
-    return np.where(np.isfinite(x), p, np.nan), side
-
-
 def play_sides(measure: pd.DataFrame, tolerance: float, alpha: float = 0.05) -> np.ndarray:
     """Per card of :func:`play_measure`: +1 when its play measure lies above ``+tolerance``
     card points by a one-sided test after a Holm correction over the cards (level ``alpha``),
     -1 below ``-tolerance``, 0 otherwise (also for a card without a measure). ``int8``."""
-    p, side = _pvalues(measure["play_points"].to_numpy(float),
-                       measure["play_se"].to_numpy(float), tolerance)
+    x = measure["play_points"].to_numpy(float)
+    se = measure["play_se"].to_numpy(float)
+    p, side = outside_band_pvalues(x, se, se, -tolerance, tolerance)
+    p = np.where(np.isfinite(x), p, np.nan)
     return np.where(holm_rejections(p, alpha), side, 0).astype(np.int8)
 
 

@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from experiments.stats import Z95, benjamini_hochberg_rejections, holm_rejections
+from experiments.stats import (
+    Z95,
+    benjamini_hochberg_rejections,
+    holm_rejections,
+    outside_band_pvalues,
+)
 
 __all__ = ["CORRECTIONS", "band_pvalues", "off_band", "inverted_pairs", "new_inversions",
            "order_bounds", "kendall_tau"]
@@ -55,16 +60,12 @@ def band_pvalues(stats: dict, targets, tolerance_pp: float) -> tuple[np.ndarray,
     in_play = np.asarray(stats["in_play"], np.float64) > 0
     never = in_play & ~np.isfinite(wd)
     est = np.where(never, 0.0, wd)
-    above, below = est > t + w, est < t - w
     with np.errstate(invalid="ignore", divide="ignore"):
         se_a = np.where(never, 0.0, (wd - lo) / Z95)
         se_b = np.where(never, 0.0, (hi - wd) / Z95)
-        z = np.where(above, (est - (t + w)) / se_a, np.where(below, ((t - w) - est) / se_b, 0))
-    from scipy.stats import norm
-
-    p = np.where(above | below, norm.sf(np.where(np.isfinite(z), z, np.inf)), 1.0)
+    p, side = outside_band_pvalues(est, se_a, se_b, t - w, t + w)
     p = np.where(in_play, p, np.nan)
-    side = np.where(above & in_play, 1, np.where(below & in_play, -1, 0)).astype(np.int8)
+    side = np.where(in_play, side, 0).astype(np.int8)
     return p, side
 
 

@@ -4,11 +4,11 @@ start, tuned and the field (see :mod:`experiments.tournament.tune`, "Check on fr
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from experiments.runner import run_experiment
+from experiments.stats import mean_interval, paired_tests
 from experiments.tournament.games import WIN_UNITS, AgentRef
 from experiments.tournament.run import (
     PARTIAL_DIR,
@@ -23,22 +23,18 @@ __all__ = ["paired_difference", "verdict", "check_on_fresh_deals"]
 
 
 def paired_difference(sums: dict, a: int, b: int, gw: float) -> dict:
-    """Agent ``a`` minus agent ``b`` per game from :func:`play_deals` sums: mean difference,
-    95% interval, paired t-test and sign test (deal = unit)."""
-    from scipy import stats
-
-    from experiments.stats import paired_tests
-
+    """Agent ``a`` minus agent ``b`` per game from :func:`play_deals` sums (``gw``: win units
+    per game): mean difference with its 95% t-interval over deals
+    (:func:`experiments.stats.mean_interval`), paired t-test and sign test
+    (:func:`experiments.stats.paired_tests`; deal = unit)."""
     n = int(sums["games"])
     w = np.asarray(sums["w_sum"], dtype=np.float64)
     d_sum = (w[a] - w[b]) / gw
     d_sq = float(np.asarray(sums["dw_sq"])[a][b]) / gw ** 2
     tests = paired_tests(d_sum, d_sq, n, np.asarray(sums["dw_pos"])[a][b],
                          np.asarray(sums["dw_neg"])[a][b])
-    d = d_sum / n
-    se = math.sqrt(max(d_sq - n * d * d, 0.0) / (n - 1) / n)
-    half = float(stats.t.ppf(0.975, n - 1)) * se
-    return {"win_diff": float(d), "low": float(d - half), "high": float(d + half),
+    d, low, high = mean_interval(d_sum, d_sq, n)
+    return {"win_diff": float(d), "low": float(low), "high": float(high),
             "p_t": float(tests["p_t"]), "p_sign": float(tests["p_sign"])}
 
 
