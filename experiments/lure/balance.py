@@ -162,6 +162,23 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
     plot_points_vs_difficulty(cards, fit, out / "points_vs_difficulty.png")
     plot_heatmaps(cards, table, deep_waters, out / "catch_heatmaps.png")
     plot_caught(sim, out / "caught_by_players.png", agents=", ".join(agents))
+    meta = _balance_metadata(settings, command, deck, deep_waters, players, agents, n_games,
+                             seed, batch_size, n_jobs, backend, fit, t0, res, cmp, compare)
+    write_json(out / "metadata.json", meta)
+    atomic_write_text(out / "report.md",
+                      _report_md(deck, cards, sim, games, fit, meta, deep_waters, cmp))
+    from experiments.outputs import finish_partial
+
+    finish_partial(out)  # the runner's partial results: a finished folder holds its results
+    return out
+
+
+def _balance_metadata(settings, command, deck, deep_waters, players, agents, n_games, seed,
+                      batch_size, n_jobs, backend, fit, t0, res, cmp, compare) -> dict:
+    """The contents of a balance report's ``metadata.json``: the settings and command, the
+    deck, players and seeding, the fit, the times and sizes of the runs (``res``: the report's
+    games, ``cmp``: the second seed set's and the compared players', from ``t0``), the
+    verdicts, the machine."""
     from experiments.runner import speed_summary
 
     sim_games = int(res.games.sum())
@@ -204,13 +221,7 @@ def run_balance(deck: D.Deck | None = None, players=(2, 3, 4, 5), deep_waters: b
         meta["load_average"] = [round(x, 2) for x in os.getloadavg()]
     except OSError:  # pragma: no cover - not POSIX
         pass
-    write_json(out / "metadata.json", meta)
-    atomic_write_text(out / "report.md",
-                      _report_md(deck, cards, sim, games, fit, meta, deep_waters, cmp))
-    from experiments.outputs import finish_partial
-
-    finish_partial(out)  # the runner's partial results: a finished folder holds its results
-    return out
+    return meta
 
 
 EXPERIMENT = "lure balance"
