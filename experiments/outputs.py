@@ -26,9 +26,9 @@ written before this key existed, a command supplies ``legacy`` to derive them fr
 it did store (:func:`legacy_tournament_settings`, :func:`legacy_tuning_settings`,
 :func:`legacy_balance_settings`). Each command's default output folder is named here too
 (:func:`tournament_out_dir`, :func:`tuning_out_dir`, :func:`lure_balance_out_dir`,
-:func:`lure_rebalance_out_dir`). Commands call :func:`claim_folder` before they start playing and
-:func:`claim_file` for a single output file; both raise ``ValueError`` (one line) and change
-nothing on disk.
+:func:`lure_what_if_out_dir`, :func:`lure_rebalance_out_dir`). Commands call
+:func:`claim_folder` before they start playing and :func:`claim_file` for a single output file;
+both raise ``ValueError`` (one line) and change nothing on disk.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ from experiments.io import read_json
 __all__ = ["Claim", "claim_folder", "claim_file", "check_writable", "same_settings",
            "settings_diff", "normalize", "remove_previous_run", "run_files", "finish_partial",
            "RUN_OUTPUTS", "tournament_out_dir", "tuning_out_dir", "lure_balance_out_dir",
-           "lure_rebalance_out_dir", "legacy_tournament_settings", "legacy_tuning_settings",
-           "legacy_balance_settings"]
+           "lure_what_if_out_dir", "lure_rebalance_out_dir", "legacy_tournament_settings",
+           "legacy_tuning_settings", "legacy_balance_settings"]
 
 PARTIAL_DIR = "_partial"
 """The runner's folder of partial results inside an output folder: beside it, output files
@@ -378,6 +378,16 @@ def lure_balance_out_dir(deck, deep_waters: bool) -> Path:
     (``results/lure/mydeck_base``)."""
     tag = "deep_waters" if deep_waters else "base"
     return Path("results") / "lure" / f"{_deck_prefix(deck)}{tag}"
+
+
+def lure_what_if_out_dir(card_spec: str, deep_waters: bool) -> Path:
+    """``results/lure/what_if/<card>_<base|deep_waters>`` (``boardlab lure balance --what-if``):
+    the card spec made a file name (runs of other characters as ``_``, at most 60)."""
+    import re
+
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", card_spec).strip("_")[:60] or "card"
+    tag = "deep_waters" if deep_waters else "base"
+    return Path("results") / "lure" / "what_if" / f"{slug}_{tag}"
 
 
 def lure_rebalance_out_dir(deck, goal: str, deep_waters: bool) -> Path:
