@@ -21,7 +21,7 @@ from experiments.lure.odds import spec_list  # noqa: E402
 from experiments.pairs import plots as pair_plots  # noqa: E402
 from experiments.tournament import plots as tour_plots  # noqa: E402
 from experiments.tournament.games import AgentRef  # noqa: E402
-from experiments.tournament.run import Tournament, _from_folder  # noqa: E402
+from experiments.tournament.run import Tournament, result_from_folder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITS = "CDHS"
@@ -64,7 +64,7 @@ def _tournament(folder: str):
     refs = [AgentRef.from_dict(a) for a in meta["agents"]]
     tour = Tournament(meta["game"], int(meta["n_players"]), refs, {},
                       [tuple(t) for t in meta["lineups"]])
-    return _from_folder(tour, path, meta)
+    return result_from_folder(tour, path, meta)
 
 
 # ---- River Rats pair heatmap -----------------------------------------------------------------

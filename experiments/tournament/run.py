@@ -61,6 +61,7 @@ from experiments.tournament.result import TournamentResult, analyse
 from experiments.tournament.seating import Tournament, make_tables, seatings
 
 __all__ = ["Tournament", "TournamentResult", "make_tables", "seatings", "play_deals",
+           "result_from_folder",
            "DealPlayer", "run_tournament", "compute_ratings", "register_policy",
            "PARTIAL_DIR", "EXPERIMENT", "OUTPUT_FILES", "SUM_KEYS", "analyse"]
 
@@ -157,7 +158,7 @@ def run_tournament(game: str, agents, n_players: int | None = None, n_deals: int
                              outputs=OUTPUT_FILES, force=overwrite, meta_name="meta.json",
                              legacy=lambda meta: legacy_tournament_settings(ad, meta))
         if claim.finished:
-            return _from_folder(tour, claim.folder, claim.meta)
+            return result_from_folder(tour, claim.folder, claim.meta)
         check_writable(out_dir)
     if on_start is not None:
         on_start(tour, settings)
@@ -218,7 +219,7 @@ def _settings(ad: GameAdapter, tour: Tournament, cfg, n_deals: int, seed: int,
             "rating_deals": rating_deals, "user_policies": user_policies}
 
 
-def _from_folder(tour: Tournament, folder: Path, meta: dict) -> TournamentResult:
+def result_from_folder(tour: Tournament, folder: Path, meta: dict) -> TournamentResult:
     """The :class:`TournamentResult` of the finished tournament in ``folder`` (its
     ``meta.json`` sums and the ratings of its ``agents.csv``), with ``meta["answered_from"]``
     naming the folder and ``games_played_this_run`` 0. Raises ``ValueError`` when the files
