@@ -18,7 +18,7 @@ import pandas as pd
 
 def main(argv=None) -> int:
     from experiments.io import machine_info
-    from experiments.cli.pairs import _players
+    from experiments.cli.pairs import river_rats_players
     from experiments.pairs.job import PairsSpec, run_pairs
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -29,7 +29,7 @@ def main(argv=None) -> int:
     ap.add_argument("--batch-size", type=int, default=5_000)
     args = ap.parse_args(argv)
 
-    spec = PairsSpec(players=_players(args.players), agents=args.agents, games=args.games)
+    spec = PairsSpec(players=river_rats_players(args.players), agents=args.agents, games=args.games)
     m = machine_info()
     print(f"machine: {m['processor']}, {os.cpu_count()} cores; experiment: "
           f"{len(spec.cells())} cells x {args.games:,} games, agents {args.agents}")

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "read_json", "out_lock",
-           "code_version", "machine_info", "cpu_model"]
+__all__ = ["atomic_write_text", "atomic_write_bytes", "write_json", "jsonable", "read_json",
+           "out_lock", "code_version", "machine_info", "cpu_model"]
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -56,7 +56,10 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def _jsonable(x: Any):
+def jsonable(x: Any):
+    """The ``default`` hook of ``json.dumps`` for what boardlab writes: numpy arrays as lists,
+    numpy scalars as numbers, sets and tuples as lists, paths as text. Raises ``TypeError``
+    for anything else."""
     if isinstance(x, np.ndarray):
         return x.tolist()
     if isinstance(x, np.integer):
@@ -73,7 +76,7 @@ def _jsonable(x: Any):
 def write_json(path: str | os.PathLike, obj: Any) -> None:
     """Write ``obj`` as indented JSON, atomically (numpy scalars and arrays become numbers and
     lists)."""
-    atomic_write_text(path, json.dumps(obj, indent=2, default=_jsonable) + "\n")
+    atomic_write_text(path, json.dumps(obj, indent=2, default=jsonable) + "\n")
 
 
 LOCK_FILE = "run.lock"

@@ -14,12 +14,17 @@ from __future__ import annotations
 import sys
 import threading
 
-__all__ = ["COMPILE_NOTE", "install_compile_note", "say_compiling", "set_quiet"]
+__all__ = ["COMPILE_NOTE", "install_compile_note", "say_compiling", "is_quiet", "set_quiet"]
 
 COMPILE_NOTE = ("compiling the game kernels once for this machine (a minute or two; later runs "
                 "load them)...")
 _lock = threading.Lock()
 _state = {"said": False, "quiet": False, "installed": False}
+
+
+def is_quiet() -> bool:
+    """True when notes are off in this process (:func:`set_quiet`)."""
+    return bool(_state["quiet"])
 
 
 def set_quiet(quiet: bool) -> None:

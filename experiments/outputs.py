@@ -23,13 +23,17 @@ metadata file and no ``_partial/``      ``agents.csv``): one line naming them an
 "Settings" are what determine a run's numbers (a command's ``settings`` dict: games, seed,
 agents, rules, batch size...), stored under ``"settings"`` in the metadata file; for metadata
 written before this key existed, a command supplies ``legacy`` to derive them from the fields
-it did store. Commands call :func:`claim_folder` before they start playing and
-:func:`claim_file` for a single output file; both raise ``ValueError`` (one line) and change
-nothing on disk.
+it did store (:func:`legacy_tournament_settings`, :func:`legacy_tuning_settings`,
+:func:`legacy_balance_settings`). Each command's default output folder is named here too
+(:func:`tournament_out_dir`, :func:`tuning_out_dir`, :func:`lure_balance_out_dir`,
+:func:`lure_what_if_out_dir`, :func:`lure_rebalance_out_dir`). Commands call
+:func:`claim_folder` before they start playing and :func:`claim_file` for a single output file;
+both raise ``ValueError`` (one line) and change nothing on disk.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -41,7 +45,9 @@ from experiments.io import read_json
 
 __all__ = ["Claim", "claim_folder", "claim_file", "check_writable", "same_settings",
            "settings_diff", "normalize", "remove_previous_run", "run_files", "finish_partial",
-           "RUN_OUTPUTS"]
+           "RUN_OUTPUTS", "tournament_out_dir", "tuning_out_dir", "lure_balance_out_dir",
+           "lure_what_if_out_dir", "lure_rebalance_out_dir", "legacy_tournament_settings",
+           "legacy_tuning_settings", "legacy_balance_settings"]
 
 PARTIAL_DIR = "_partial"
 """The runner's folder of partial results inside an output folder: beside it, output files
@@ -71,9 +77,9 @@ class Claim:
 def normalize(obj: Any) -> Any:
     """``obj`` as JSON would give it back (tuples -> lists, numpy scalars -> numbers), so that
     settings computed now compare equal to settings read from a metadata file."""
-    from experiments.io import _jsonable
+    from experiments.io import jsonable
 
-    return json.loads(json.dumps(obj, default=_jsonable, sort_keys=True))
+    return json.loads(json.dumps(obj, default=jsonable, sort_keys=True))
 
 
 def _comparable(obj: Any) -> Any:
@@ -272,7 +278,7 @@ def finish_partial(folder: str | os.PathLike, name: str = PARTIAL_DIR) -> None:
     did not write stay, with the folders that hold them."""
     import contextlib
 
-    from experiments.runner import STATE_FILE
+    from experiments.run_state import STATE_FILE
 
     partial = Path(folder) / name
     if not partial.is_dir() or partial.is_symlink():
@@ -328,3 +334,107 @@ def check_writable(folder: str | os.PathLike, option: str = "--out") -> None:
         raise ValueError(f"{option} {folder}: no folder can be created in {p} "
                          f"({exc.strerror or exc}); choose a folder on a writable disk"
                          ) from None
+
+
+# ---- each command's default output folder -----------------------------------------------------
+def tournament_out_dir(game: str, n_players: int, labels, root="results",
+                       options: dict | None = None) -> Path:
+    """``<root>/<game>/tournaments/<N>p_<agents>[_<options>]`` (``boardlab tournament``): agent
+    labels joined by ``-``, then the rules options, if any, as ``key_value`` (so tournaments
+    under other rules get folders of their own); made file-name safe, shortened with a hash
+    when long. Raises ``ValueError`` for an unknown game."""
+    from experiments.tournament.games import get_adapter
+
+    def clean(text):
+        return "".join(c if c.isalnum() or c in "_." else "_" for c in str(text))
+
+    safe = "-".join(clean(lab) for lab in labels)
+    for key, value in sorted((options or {}).items()):
+        safe += f"_{clean(key)}_{clean(value)}"
+    if len(safe) > 60:
+        safe = safe[:48] + "_" + hashlib.sha256(safe.encode()).hexdigest()[:8]
+    return Path(root) / get_adapter(game).name / "tournaments" / f"{n_players}p_{safe}"
+
+
+def tuning_out_dir(game: str, name: str, agents_root=None) -> Path:
+    """``<store>/<game>/tuning/<name>`` (``boardlab tune``): the agent store's folder
+    (:func:`experiments.tournament.games.store_root` of ``agents_root``), not the current
+    folder. Raises ``ValueError`` for an unknown game."""
+    from experiments.tournament.games import get_adapter, store_root
+
+    return store_root(agents_root) / get_adapter(game).name / "tuning" / name
+
+
+def _deck_prefix(deck) -> str:
+    """``""`` for the shipped Lure deck, else the deck file's stem and ``_`` (``mydeck_``)."""
+    from engines.lure.decks import DEFAULT_DECK_PATH
+
+    return "" if deck.source == str(DEFAULT_DECK_PATH) else Path(deck.source).stem + "_"
+
+
+def lure_balance_out_dir(deck, deep_waters: bool) -> Path:
+    """``results/lure/<base|deep_waters>`` (``boardlab lure balance``), prefixed with the deck
+    file's stem for a deck (:class:`engines.lure.decks.Deck`) that is not the shipped default
+    (``results/lure/mydeck_base``)."""
+    tag = "deep_waters" if deep_waters else "base"
+    return Path("results") / "lure" / f"{_deck_prefix(deck)}{tag}"
+
+
+def lure_what_if_out_dir(card_spec: str, deep_waters: bool) -> Path:
+    """``results/lure/what_if/<card>_<base|deep_waters>`` (``boardlab lure balance --what-if``):
+    the card spec made a file name (runs of other characters as ``_``, at most 60)."""
+    import re
+
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", card_spec).strip("_")[:60] or "card"
+    tag = "deep_waters" if deep_waters else "base"
+    return Path("results") / "lure" / "what_if" / f"{slug}_{tag}"
+
+
+def lure_rebalance_out_dir(deck, goal: str, deep_waters: bool) -> Path:
+    """``results/lure/rebalance/<goal>_<base|deep_waters>`` (``boardlab lure rebalance``),
+    prefixed with the deck file's stem for a deck that is not the shipped default."""
+    tag = "deep_waters" if deep_waters else "base"
+    return (Path("results") / "lure" / "rebalance"
+            / f"{_deck_prefix(deck)}{goal.replace('-', '_')}_{tag}")
+
+
+# ---- settings of metadata written before the settings were stored ----------------------------
+def legacy_tournament_settings(ad, meta: dict) -> dict:
+    """A tournament's settings (``experiments.tournament.run``'s ``settings`` of ``meta.json``)
+    derived from a ``meta.json`` written before it stored them; ``ad`` is the game's
+    :class:`experiments.tournament.games.GameAdapter` (the config is completed with today's
+    defaults of fields added since). Another command's file gives ``{"experiment": <its
+    kind>}``."""
+    if meta.get("kind") != "boardlab.tournament":
+        return {"experiment": meta.get("kind") or meta.get("experiment")}
+    if meta.get("game") != ad.name:
+        return {"experiment": f"{meta.get('game')} tournament"}
+    cfg = ad.config(int(meta["n_players"]), {})
+    cfg = type(cfg).from_dict(meta["config"])
+    agents = [{k: v for k, v in a.items() if k != "description"} for a in meta["agents"]]
+    return {"experiment": "tournament", "game": ad.name, "n_players": int(meta["n_players"]),
+            "agents": agents, "config": cfg.to_dict(), "deals": int(meta["deals"]),
+            "seed": meta["seed"], "batch_size": meta["batch_size"],
+            "rating_deals": meta["rating_deals"], "user_policies": None}
+
+
+def legacy_tuning_settings(meta: dict) -> dict | None:
+    """The claim settings of a tuning ``meta.json`` written before they were stored whole (its
+    ``settings`` were the study's alone); ``None`` for any other file."""
+    st = meta.get("settings")
+    if meta.get("kind") != "boardlab.tuning" or not isinstance(st, dict) or "experiment" in st:
+        return None
+    return {"experiment": "tune", **st, "n_trials": meta.get("n_trials_requested"),
+            "validate_deals": meta.get("validation_deals"), "name": meta.get("name")}
+
+
+def legacy_balance_settings(meta: dict) -> dict:
+    """A Lure balance's settings (:func:`experiments.lure.balance.balance_settings`) from a
+    ``metadata.json`` written before it stored them; another command's file gives
+    ``{"experiment": <its kind>}``."""
+    if "n_games_per_player_count" not in meta:
+        return {"experiment": meta.get("experiment") or meta.get("kind") or "other"}
+    return {"experiment": "lure balance", "deck_sha256": meta["deck_sha256"],
+            "deep_waters": bool(meta["deep_waters"]), "players": meta["players"],
+            "agents": meta["agents"], "games": meta["n_games_per_player_count"],
+            "seed": meta["seed"], "batch_size": meta["batch_size"]}

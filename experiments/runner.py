@@ -28,8 +28,6 @@ arrays of a fixed shape). The runner:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import threading
 import time
@@ -49,26 +47,20 @@ else:  # tqdm.auto without ipywidgets warns "IProgress not found" in every noteb
     from tqdm.std import tqdm
 
 from engines import source_hash
-from experiments.io import code_version, machine_info, out_lock, read_json, write_json
+from experiments.io import code_version, machine_info, out_lock
 from experiments.options import BACKENDS
 from experiments.stats import wilson_interval
 
-__all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
-           "STATE_FILE", "tqdm"]
+from experiments.run_state import STATE_FILE, RunState, resume_state, settings_fingerprint
+from experiments.workers import batch_seed, make_parallel, run_unit, worker_count
 
-STATE_FILE = "state.json"
-CONNECT_TIMEOUT_S = 10
-"""Seconds to wait for a dask scheduler given by address before giving up."""
+__all__ = ["RunResult", "batch_seed", "run_experiment", "speed_summary", "BACKENDS",
+           "STATE_FILE", "MAX_BATCHES", "tqdm"]
+
 MAX_BATCHES = 1_000_000
 """Most batches one cell may be split into (the plan and the resume state list them)."""
+
 """Name of the partial-results file inside ``out_dir``."""
-STATE_VERSION = 1
-
-
-def batch_seed(seed: int, batch: int) -> np.random.SeedSequence:
-    """Seed of batch ``batch``: ``SeedSequence(seed).spawn(batch + 1)[batch]`` computed
-    directly (``spawn_key=(batch,)``), so any batch's seed is known without the others."""
-    return np.random.SeedSequence(seed, spawn_key=(batch,))
 
 
 @dataclass
@@ -130,141 +122,6 @@ def speed_summary(result: RunResult, per_unit: int = 1) -> dict[str, Any]:
 def _batch_sizes(n_games: int, batch_size: int) -> list[int]:
     full, rest = divmod(n_games, batch_size)
     return [batch_size] * full + ([rest] if rest else [])
-
-
-_WATCHDOG: list[threading.Thread] = []
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Worker side: end this process soon after the run's process ``parent`` dies.
-
-    A loky worker is a child of the run's process; when that process is killed (``kill -9``:
-    no clean shutdown reaches the workers), each worker notices within a second that it has
-    a new parent and exits, instead of idling until loky's timeout with hundreds of MB.
-    Started once per worker process; never in the run's own process (threading backend) or
-    in processes that are not its children (dask workers)."""
-    if _WATCHDOG or os.getpid() == parent or os.getppid() != parent:
-        return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    t = threading.Thread(target=watch, name="boardlab-parent-watchdog", daemon=True)
-    t.start()
-    _WATCHDOG.append(t)
-
-
-def _run_unit(play_fn, cell, cell_index, batch, n_games, seed, parent=None):
-    if parent is not None:
-        _exit_with_parent(parent)
-    stats = play_fn(cell, n_games, batch_seed(seed, batch))
-    return cell_index, batch, {k: np.asarray(v, dtype=np.int64) for k, v in stats.items()}
-
-
-def _fingerprint(cells, seed, batch_size, play_fn, extra) -> str:
-    name = f"{getattr(play_fn, '__module__', '')}.{getattr(play_fn, '__qualname__', play_fn)}"
-    blob = json.dumps({"cells": cells, "seed": seed, "batch_size": batch_size, "fn": name,
-                       "extra": extra}, sort_keys=True, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-class _State:
-    """Running totals and done batches; saved atomically as JSON."""
-
-    def __init__(self, n_cells: int, fingerprint: str):
-        self.fingerprint = fingerprint
-        self.totals: list[dict[str, np.ndarray]] = [{} for _ in range(n_cells)]
-        self.done: list[set[int]] = [set() for _ in range(n_cells)]
-        self.runs: list[dict] = []
-
-    def add(self, ci: int, batch: int, stats: dict[str, np.ndarray]) -> None:
-        if batch in self.done[ci]:
-            return
-        tot = self.totals[ci]
-        for k, v in stats.items():
-            tot[k] = tot[k] + v if k in tot else v.copy()
-        self.done[ci].add(batch)
-
-    def save(self, path: Path, meta: dict) -> None:
-        write_json(path, {
-            "version": STATE_VERSION,
-            "fingerprint": self.fingerprint,
-            "done": [sorted(d) for d in self.done],
-            "totals": [{k: v.tolist() for k, v in t.items()} for t in self.totals],
-            "runs": self.runs,
-            "meta": meta,
-        })
-
-    @classmethod
-    def from_saved(cls, data: dict, n_cells: int, fingerprint: str) -> _State | None:
-        """The state saved as ``data`` (a parsed ``state.json``) if it was made by this
-        experiment and code version, else ``None``. Its contents are not checked here: see
-        :func:`_validate_state`."""
-        if data.get("version") != STATE_VERSION or data.get("fingerprint") != fingerprint:
-            return None
-        st = cls(n_cells, fingerprint)
-        if len(data["done"]) != n_cells:
-            return None
-        st.done = [set(d) for d in data["done"]]
-        st.totals = [{k: np.asarray(v, dtype=np.int64) for k, v in t.items()}
-                     for t in data["totals"]]
-        runs = data.get("runs", [])
-        st.runs = [dict(r) for r in runs] if isinstance(runs, list) else []
-        return st
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _validate_state(data: dict, n_cells: int, sizes: Callable[[int], int], max_batches: int,
-                    success_key: str) -> str | None:
-    """What is wrong with a parsed ``state.json`` of this experiment, in a few words, or
-    ``None`` when it is consistent: one ``done`` list and one ``totals`` dict per cell; batch
-    indices integers in ``0..max_batches-1``, each listed once; ``totals["games"]`` equal to the
-    summed sizes of the batches listed (``sizes(b)``: games of batch ``b``); every total an
-    integer or a (nested) list of integers; the success count within ``0..games``; ``runs`` a
-    list of objects. Never repairs."""
-    done, totals = data.get("done"), data.get("totals")
-    if not isinstance(done, list) or len(done) != n_cells:
-        return f"'done' is not a list of {n_cells} batch lists"
-    if not isinstance(totals, list) or len(totals) != n_cells:
-        return f"'totals' is not a list of {n_cells} objects"
-    runs = data.get("runs", [])
-    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
-        return "'runs' is not a list of objects"
-    for ci, (d, t) in enumerate(zip(done, totals, strict=True)):
-        if not isinstance(d, list) or not all(_is_int(b) for b in d):
-            return f"cell {ci}: 'done' is not a list of batch numbers"
-        bad = sorted({b for b in d if not 0 <= b < max_batches})
-        if bad:
-            return (f"cell {ci} lists batch {bad[0]}, outside 0..{max_batches - 1} (this "
-                    "experiment's batches)")
-        dup = sorted({b for b in d if d.count(b) > 1})
-        if dup:
-            return f"cell {ci} lists batch {dup[0]} {d.count(dup[0])} times"
-        if not isinstance(t, dict):
-            return f"cell {ci}: its totals are not an object"
-        if not d:
-            if t:
-                return f"cell {ci} has totals but no finished batch"
-            continue
-        for k, v in t.items():
-            arr = np.asarray(v, dtype=object)
-            if not all(_is_int(x) for x in arr.ravel().tolist()) or arr.size == 0:
-                return f"cell {ci}: total {k!r} is not an integer or a list of integers"
-        games = t.get("games")
-        expected = sum(sizes(b) for b in d)
-        if games != expected:
-            return (f"cell {ci} counts {games} games for {len(d)} batches of {expected} games "
-                    "in all")
-        wins = t.get(success_key)
-        if not _is_int(wins) or not 0 <= wins <= games:
-            return (f"cell {ci} counts {wins} {success_key} for {games} games (expected 0.."
-                    f"{games})")
-    return None
 
 
 def _check_options(n_jobs, backend, batch_size, games_per_cell, ci_width, max_games,
@@ -343,12 +200,12 @@ def run_experiment(
                    group_batches, success_key, cells, seed)
     with ExitStack() as guard:
         # workers (and a dask scheduler's answer) first: a failure there changes nothing on disk
-        parallel = _make_parallel(guard, n_jobs, backend, scheduler)
+        parallel = make_parallel(guard, n_jobs, backend, scheduler)
         if out_dir is not None:
             guard.enter_context(out_lock(out_dir))
         if max_games is None:
             max_games = games_per_cell * 10 if ci_width is not None else games_per_cell
-        settings_fp = _fingerprint(cells, seed, batch_size, play_fn,
+        settings_fp = settings_fingerprint(cells, seed, batch_size, play_fn,
                                    [games_per_cell, ci_width, max_games, group_batches, success_key,
                                     fingerprint_extra])
         code_fp = source_hash()
@@ -357,13 +214,13 @@ def run_experiment(
         plan = _Schedule(games_per_cell, batch_size, max_games, group_batches)
         state = None
         if state_path is not None and state_path.exists():
-            state = _resume_state(state_path, out_dir, fp, settings_fp, code_fp, len(cells),
+            state = resume_state(state_path, out_dir, fp, settings_fp, code_fp, len(cells),
                                   plan, success_key, overwrite)
         if state is None:
-            state = _State(len(cells), fp)
+            state = RunState(len(cells), fp)
         resumed = sum(len(d) for d in state.done)
         meta = {"code_version": code_version(), "seed": seed, "batch_size": batch_size,
-                "backend": backend, "n_jobs": _worker_count(n_jobs),
+                "backend": backend, "n_jobs": worker_count(n_jobs),
                 "machine": machine_info()}
         planned = [plan.resumed_plan(done) for done in state.done]
         if scheduler is None and any(len(state.done[ci]) < planned[ci]
@@ -427,59 +284,11 @@ class _Schedule:
         return n
 
 
-def _resume_state(state_path: Path, out_dir, fp: str, settings_fp: str, code_fp: str,
-                  n_cells: int, plan: _Schedule, success_key: str, overwrite: bool):
-    """The :class:`_State` to resume from ``state_path`` (this experiment's, checked whole
-    before any of it is used, never repaired), or None to start over (only with
-    ``overwrite``). Raises ``ValueError`` naming the file for an unreadable, damaged or other
-    experiment's state."""
-    try:
-        saved = read_json(state_path)
-    except (ValueError, OSError) as exc:
-        saved = {"fingerprint": f"unreadable: {type(exc).__name__}"}
-    if not (isinstance(saved, dict) and isinstance(saved.get("fingerprint"), str)
-            and isinstance(saved.get("done"), list)
-            and isinstance(saved.get("totals"), list)):
-        if not (isinstance(saved, dict)
-                and str(saved.get("fingerprint", "")).startswith("unreadable")):
-            saved = {"fingerprint": "unreadable: not a state file of the runner"}
-    if str(saved.get("fingerprint", "")).startswith("unreadable") and not overwrite:
-        raise ValueError(f"{state_path} cannot be read ({saved['fingerprint'][12:]}): "
-                         "start over with --force (overwrite=True), or remove it")
-    state = None
-    problem = (_validate_state(saved, n_cells, plan.batch_games, plan.max_batches, success_key)
-               if saved.get("version") == STATE_VERSION and saved.get("fingerprint") == fp
-               else None)
-    if problem is None:
-        try:
-            state = _State.from_saved(saved, n_cells, fp) if "done" in saved else None
-        except (TypeError, KeyError, ValueError, AttributeError) as exc:
-            problem = f"{type(exc).__name__}: {exc}"
-    if problem is not None:
-        if not overwrite:
-            raise ValueError(f"{state_path} is damaged ({problem}): start over with "
-                             "--force (overwrite=True), or remove it")
-        state = None
-    old_settings, _, old_code = str(saved.get("fingerprint") or "").partition(":")
-    if state is None and not overwrite:
-        if old_settings != settings_fp:
-            what = ("of a different experiment (other cells, seed, games or options)")
-        elif old_code != code_fp:
-            what = (f"made by other engine or agent code (sources {old_code or 'unknown'}, "
-                    f"now {code_fp}), which may play other games")
-        else:
-            what = "in a format this version cannot resume"
-        raise ValueError(
-            f"{out_dir} holds partial results {what}: choose another output folder, or "
-            f"start over with --force (overwrite=True)")
-    return state
-
-
 class _RunRecord:
     """This run's figures (games played, wall time), kept in the state's ``runs`` and saved
     with it."""
 
-    def __init__(self, state: _State, meta: dict, state_path: Path | None):
+    def __init__(self, state: RunState, meta: dict, state_path: Path | None):
         self.state, self.meta, self.state_path = state, meta, state_path
         self.t0 = time.perf_counter()
         self.played = 0
@@ -532,7 +341,7 @@ def _play_round(parallel, play_fn, cells, units, seed: int, run: _RunRecord, rou
     with tqdm(total=total, unit="game", unit_scale=True, disable=not progress,
               smoothing=0.05, desc=desc, dynamic_ncols=True) as bar:
         since_save = 0
-        jobs = (joblib.delayed(_run_unit)(play_fn, cells[ci], ci, b, n, seed, os.getpid())
+        jobs = (joblib.delayed(run_unit)(play_fn, cells[ci], ci, b, n, seed, os.getpid())
                 for ci, b, n in units)
         for ci, b, stats in parallel(jobs):
             run.state.add(ci, b, stats)
@@ -545,7 +354,7 @@ def _play_round(parallel, play_fn, cells, units, seed: int, run: _RunRecord, rou
         run.save()
 
 
-def _grow_wide_cells(state: _State, planned: list[int], plan: _Schedule, ci_width: float,
+def _grow_wide_cells(state: RunState, planned: list[int], plan: _Schedule, ci_width: float,
                      success_key: str) -> bool:
     """Plan one more round for every cell whose 95% interval is wider than ``ci_width`` and
     that may still grow; True if any did."""
@@ -557,12 +366,6 @@ def _grow_wide_cells(state: _State, planned: list[int], plan: _Schedule, ci_widt
             planned[ci] = plan.grow(planned[ci])
             grew = True
     return grew
-
-
-def _worker_count(n_jobs: int) -> int:
-    """The worker processes ``n_jobs`` (a positive integer, or -1 for all cores as joblib counts
-    them: CPU affinity and cgroup limits included) stands for."""
-    return joblib.cpu_count() if n_jobs == -1 else n_jobs
 
 
 def _import_for_play(module: str) -> int:
@@ -584,11 +387,11 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
     its seed is outside the runner's batch seeds. Meanwhile, ``parallel``'s workers start and
     import what a batch needs (:func:`_import_for_play`; a few seconds per worker that would
     otherwise come after the compile). With ``progress``, says so on stderr when it takes more
-    than 3 s (a first run on this machine)."""
+    than a few seconds (a first run on this machine)."""
 
     warm = None
     if parallel is not None:
-        n = _worker_count(parallel.n_jobs)
+        n = worker_count(parallel.n_jobs)
         tasks = [joblib.delayed(_import_for_play)(play_fn.__module__) for _ in range(n)]
 
         def start_workers() -> None:
@@ -613,65 +416,3 @@ def _compile_first(play_fn, cell: dict, seed: int, progress: bool = False,
             warm.join()
 
 
-def _scheduler_error(scheduler: str, why: str) -> ValueError:
-    """The one-line error for a ``--scheduler`` address (as the user gave it) that cannot be
-    used, ``why`` saying what happened."""
-    return ValueError(f"scheduler {scheduler!r}: {why}; expected the address of a running dask "
-                      "scheduler such as tcp://host:8786")
-
-
-def _probe_scheduler(scheduler: str) -> None:
-    """Fail at once, with one line, when the host of a ``tcp://host:port`` scheduler address
-    refuses the connection or does not resolve (dask's client retries those until its timeout,
-    :data:`CONNECT_TIMEOUT_S`), or when nothing answers within that timeout (dask would wait it
-    out a second time); an unreachable network and other address forms are left to dask.
-    Raises ``ValueError`` naming the address as given."""
-    import socket
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(scheduler if "://" in scheduler else "tcp://" + scheduler)
-    try:
-        host, port = parts.hostname, parts.port
-    except ValueError:  # a port that is not a number: dask says what it expects
-        return
-    if parts.scheme != "tcp" or not host or port is None:
-        return
-    try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
-    except ConnectionRefusedError:
-        raise _scheduler_error(scheduler, f"{host}:{port} refused the connection") from None
-    except socket.gaierror:
-        raise _scheduler_error(scheduler, f"{host}:{port} is not a known host") from None
-    except TimeoutError:
-        raise _scheduler_error(scheduler, f"no dask scheduler answered within "
-                                          f"{CONNECT_TIMEOUT_S} s (TimeoutError)") from None
-    except OSError:  # an unreachable network: dask's own wait and message
-        return
-
-
-def _make_parallel(stack: ExitStack, n_jobs: int, backend: str, scheduler: str | None):
-    if backend == "dask":
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError as exc:  # pragma: no cover - the cluster extra is missing
-            raise ValueError("backend 'dask' needs the cluster extra: "
-                             "pip install 'boardlab[cluster]'") from exc
-        if scheduler:
-            _probe_scheduler(scheduler)
-            try:
-                client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT_S))
-            except (OSError, TimeoutError) as exc:
-                raise _scheduler_error(scheduler, f"no dask scheduler answered within "
-                                       f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__})") from None
-        else:
-            workers = _worker_count(n_jobs)
-            # no dashboard; the scheduler's own HTTP server on a free loopback port (it takes
-            # 8787 otherwise, and warns when another local cluster holds it)
-            cluster = stack.enter_context(LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}))
-            client = stack.enter_context(Client(cluster))
-        stack.enter_context(joblib.parallel_config(backend="dask"))
-        del client
-        return joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-    return joblib.Parallel(n_jobs=n_jobs, backend=backend, return_as="generator_unordered")

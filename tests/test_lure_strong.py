@@ -15,6 +15,7 @@ from experiments import cli
 from experiments.cli import build_parser
 from experiments.lure import balance as B
 from experiments.lure import rebalance as R
+from experiments.lure import simulation
 from experiments.lure import verdicts as V
 from experiments.lure.defaults import DEFAULT_AGENTS, REFERENCE_AGENTS, resolve_compare
 from experiments.stats import wilson_interval
@@ -208,7 +209,8 @@ def test_a_planted_card_through_the_whole_report(tmp_path, monkeypatch, capsys):
             sim.loc[b30, ["win_diff", "win_diff_low", "win_diff_high"]] += 0.20
         return sim, games, res
 
-    monkeypatch.setattr(B, "simulate", planted)
+    monkeypatch.setattr(B, "simulate", planted)  # the report's own games
+    monkeypatch.setattr(simulation, "simulate", planted)  # the second seed set, the compared
     out = tmp_path / "p"
     assert _balance(out) == 0
     printed = capsys.readouterr().out

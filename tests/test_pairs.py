@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from experiments.cli import main
-from experiments.cli.pairs import _players
+from experiments.cli.pairs import river_rats_players
 from experiments.pairs.job import (
     PAIRS,
     UNORDERED,
@@ -95,11 +95,11 @@ def test_unordered_table_weights_both_orders_equally():
 
 
 def test_players_option_accepts_ranges_and_lists():
-    assert _players(["1..4"]) == [1, 2, 3, 4]
-    assert _players(["2", "4"]) == [2, 4]
-    assert _players(["1-2,4"]) == [1, 2, 4]
+    assert river_rats_players(["1..4"]) == [1, 2, 3, 4]
+    assert river_rats_players(["2", "4"]) == [2, 4]
+    assert river_rats_players(["1-2,4"]) == [1, 2, 4]
     with pytest.raises(ValueError, match="--players 5"):
-        _players(["5"])
+        river_rats_players(["5"])
 
 
 def test_command_writes_tables_plots_and_metadata(tmp_path, capsys):

@@ -17,10 +17,11 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from experiments.lure import balance  # noqa: E402
+from experiments.lure.odds import spec_list  # noqa: E402
 from experiments.pairs import plots as pair_plots  # noqa: E402
 from experiments.tournament import plots as tour_plots  # noqa: E402
 from experiments.tournament.games import AgentRef  # noqa: E402
-from experiments.tournament.run import Tournament, _from_folder  # noqa: E402
+from experiments.tournament.run import Tournament, result_from_folder  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SUITS = "CDHS"
@@ -63,7 +64,7 @@ def _tournament(folder: str):
     refs = [AgentRef.from_dict(a) for a in meta["agents"]]
     tour = Tournament(meta["game"], int(meta["n_players"]), refs, {},
                       [tuple(t) for t in meta["lineups"]])
-    return _from_folder(tour, path, meta)
+    return result_from_folder(tour, path, meta)
 
 
 # ---- River Rats pair heatmap -----------------------------------------------------------------
@@ -166,7 +167,7 @@ def test_lure_catch_heatmaps_colour_bar_is_labelled():
     from engines import dice
 
     cards = pd.read_csv(ROOT / "results" / "lure" / "base" / "cards.csv").head(3)
-    specs = balance._spec_list(False)
+    specs = spec_list(False)
     ctx = max(dice.PLAN_FLAG, dice.PLAN_NONE) + 1
     table = np.random.default_rng(0).random((len(cards), 6, max(specs) + 1, ctx))
     fig = balance.plot_heatmaps(cards, table, False)

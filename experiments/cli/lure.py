@@ -16,7 +16,6 @@ playing: ``boardlab play lure`` (one command line for every game).
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import sys
 from pathlib import Path
@@ -271,6 +270,8 @@ def _balance(args: argparse.Namespace) -> int:
     _check_int(args.batch_size, "--batch-size", 1, "an integer >= 1")
     _check_int(args.seed, "--seed", 0, "an integer >= 0")
     _check_jobs(args.jobs)
+    from experiments.outputs import lure_balance_out_dir, lure_what_if_out_dir
+
     deck = _deck(args.cards)
     if args.what_if is not None:
         from engines.lure.decks import default_deck
@@ -280,18 +281,12 @@ def _balance(args: argparse.Namespace) -> int:
         print(format_report(card_report(base, args.what_if, args.deep_waters)) + "\n")
         deck = apply_card_spec(base, args.what_if)[0]
         if args.out is None:
-            slug = re.sub(r"[^A-Za-z0-9]+", "_", args.what_if).strip("_")[:60] or "card"
-            tag = "deep_waters" if args.deep_waters else "base"
-            args.out = str(Path("results") / "lure" / "what_if" / f"{slug}_{tag}")
+            args.out = str(lure_what_if_out_dir(args.what_if, args.deep_waters))
     from engines.lure.decks import default_deck
-    from experiments.lure.balance import (
-        balance_settings,
-        claim_balance_folder,
-        default_out_dir,
-    )
+    from experiments.lure.balance import balance_settings, claim_balance_folder
 
     base_deck = deck or default_deck()
-    out = Path(args.out) if args.out else default_out_dir(base_deck, args.deep_waters)
+    out = Path(args.out) if args.out else lure_balance_out_dir(base_deck, args.deep_waters)
     claim = claim_balance_folder(out, balance_settings(base_deck, players, args.deep_waters,
                                                        agents, args.games, args.seed,
                                                        args.batch_size, compare), args.force)
@@ -362,7 +357,8 @@ def _card(args: argparse.Namespace) -> int:
 def _odds(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from experiments.lure.balance import add_fit, card_table
+    from experiments.lure.curve import add_fit
+    from experiments.lure.odds import card_table
 
     from engines.lure.decks import default_deck
     from experiments.outputs import claim_file

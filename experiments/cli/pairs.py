@@ -13,7 +13,7 @@ from experiments.options import BACKENDS
 
 
 
-def _players(values: list[str]) -> list[int]:
+def river_rats_players(values: list[str]) -> list[int]:
     """River Rats player counts from ``--players`` (1..4; see :func:`parse_player_counts`)."""
     return parse_player_counts(values, 1, 4, "River Rats")
 
@@ -179,8 +179,8 @@ def run_decisions(args: argparse.Namespace) -> int:
     for option, path in (("--out", args.out), ("--decisions", args.decisions)):
         if path:
             claim_file(path, option, args.force)
-    df = decision_differences(args.agent, args.reference, _players(args.players), args.games,
-                              args.seed, {"difficulty": args.difficulty}, rats,
+    df = decision_differences(args.agent, args.reference, river_rats_players(args.players),
+                              args.games, args.seed, {"difficulty": args.difficulty}, rats,
                               progress=not args.quiet)
     import pandas as pd
 
@@ -315,7 +315,7 @@ def spec_from_args(args: argparse.Namespace):
              "first_game_defeat_bonuses": args.first_game_defeat_bonuses,
              "full_house_ties": args.full_house_ties, "set_ties": args.set_ties,
              "two_pair_ties": args.two_pair_ties}
-    return PairsSpec(players=_players(args.players),
+    return PairsSpec(players=river_rats_players(args.players),
                      agents=agents[0] if len(agents) == 1 else agents,
                      rules=rules, games=args.games, seed=args.seed)
 

@@ -127,7 +127,7 @@ def play_session(game, *, players=None, seat=0, bots=None, hint=None, options=No
     from experiments import notes
 
     warm_up(game, cls, cfg, sorted({nm.strip() for nm in names} | {(hint or names[0]).strip()}))
-    quiet_before = notes._state["quiet"]
+    quiet_before = notes.is_quiet()
     notes.set_quiet(True)  # from here on the screen is the game's: no note inside it
     try:
         return _session(cls, cfg, seat, names, agents, hint_agent, n_games, seed, record, say,

@@ -88,125 +88,36 @@ points, ``0 .. N_IDS``). Rewards are terminal.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import re
 
 import numpy as np
 import pyspiel
 
 from engines.protocol import chance
-from engines.names import GAME_TITLES, describe
-from engines.protocol import GAME_NAMES, core_of, game_class, normalize_game_name
+from engines.names import describe
+from engines.protocol import GAME_NAMES, core_of, game_class
+from experiments.interop.openspiel_spec import (
+    SEED_CHANCE_NODES,
+    OBS_PIECE_MASK,
+    OBS_PIECES,
+    SEED_OUTCOMES,
+    SHORT_NAMES,
+    config_text,
+    game_type,
+    observation_words,
+    parse_config,
+    parse_seed,
+    pyspiel_load_game,
+    seed_text,
+    seed_of_history,
+    short_name,
+    utility_of,
+)
 
 __all__ = ["SEED_CHANCE_NODES", "SEED_OUTCOMES", "SHORT_NAMES", "BoardlabGame", "BoardlabState",
            "BoardlabObserver", "short_name", "load_game", "seed_of_history", "game_state_of",
-           "pyspiel_load_game", "recall_digest"]
-
-SEED_CHANCE_NODES = 8
-"""Chance nodes at the start of a game without a fixed seed (one byte of the seed each)."""
-SEED_OUTCOMES = 256
-"""Outcomes of each seed chance node (the values of one byte)."""
-
-_GT = pyspiel.GameType
-_UTILITY_TYPES = {"identical": _GT.Utility.IDENTICAL, "constant_sum": _GT.Utility.CONSTANT_SUM,
-                  "zero_sum": _GT.Utility.ZERO_SUM, "general_sum": _GT.Utility.GENERAL_SUM}
-
-
-def _utility(game: str):
-    """(OpenSpiel utility type, min utility, max utility, utility sum or None) of ``game``,
-    from its description (:mod:`engines.description`)."""
-    d = describe(game)
-    lo, hi = d.utility_bounds(core_of(game))
-    return _UTILITY_TYPES[d.utility], lo, hi, d.utility_sum
-
-
-def short_name(game: str) -> str:
-    """OpenSpiel's short name of a boardlab game: ``"boardlab_" + game`` (``"boardlab_rats"``).
-    Raises ``ValueError`` for an unknown game."""
-    return "boardlab_" + normalize_game_name(game)
-
-
-SHORT_NAMES = {g: "boardlab_" + g for g in GAME_NAMES}
-"""``{game: OpenSpiel short name}`` of the four registered games."""
-
-
-def _game_type(game: str) -> pyspiel.GameType:
-    C = core_of(game)
-    cls = game_class(game)
-    utility = _utility(game)[0]
-    default_players = int(cls.config_class().n_players)
-    return pyspiel.GameType(
-        short_name=SHORT_NAMES[game],
-        long_name=f"boardlab {GAME_TITLES[game]}",
-        dynamics=_GT.Dynamics.SEQUENTIAL,
-        chance_mode=_GT.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=_GT.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=_GT.RewardModel.TERMINAL,
-        max_num_players=int(C.MAX_PLAYERS),
-        min_num_players=int(C.MIN_PLAYERS),
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification={"players": default_players, "seed": "", "config": ""},
-    )
-
-
-def _parse_seed(value) -> int | None:
-    """The ``seed`` parameter as an int seed, or None (chance nodes pick it). Raises
-    ``ValueError`` naming a bad value."""
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text == "":
-            return None
-        try:
-            value = int(text, 16) if text.startswith("0x") else int(text)
-        except ValueError:
-            raise ValueError(f"bad seed parameter {value!r}: expected '' (chance nodes pick the "
-                             f"seed), a decimal integer or 0x + hex digits, 0 <= seed < 2**64"
-                             ) from None
-    return chance.check_seed(value, "seed parameter")
-
-
-def _seed_text(seed: int | None) -> str:
-    """The canonical ``seed`` parameter: ``""`` or ``0x`` + 16 hex digits."""
-    return "" if seed is None else f"0x{seed:016x}"
-
-
-def _parse_config(text, config_class) -> dict:
-    """The ``config`` parameter (JSON or unpadded base64url JSON) as a dict of fields. Raises
-    ``ValueError`` naming a bad value."""
-    if not isinstance(text, str):
-        raise ValueError(f"bad config parameter {text!r}: expected JSON text of "
-                         f"{config_class.__name__} fields")
-    t = text.strip()
-    if not t:
-        return {}
-    if not t.startswith("{"):
-        try:
-            t = base64.urlsafe_b64decode(t + "=" * (-len(t) % 4)).decode("utf-8")
-        except (ValueError, UnicodeDecodeError):
-            raise ValueError(f"bad config parameter {text!r}: neither JSON nor base64url "
-                             f"JSON") from None
-    try:
-        extra = json.loads(t)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"bad config parameter {text!r}: not JSON ({exc})") from None
-    if not isinstance(extra, dict):
-        raise ValueError(f"bad config parameter {text!r}: expected a JSON object of "
-                         f"{config_class.__name__} fields")
-    return extra
-
-
-def _config_text(extra: dict) -> str:
-    """The canonical ``config`` parameter: ``""`` or unpadded base64url of sorted JSON."""
-    if not extra:
-        return ""
-    raw = json.dumps(extra, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+           "pyspiel_load_game", "recall_digest", "OBS_PIECES", "observation_words"]
 
 
 class BoardlabGame(pyspiel.Game):
@@ -228,14 +139,14 @@ class BoardlabGame(pyspiel.Game):
                 C.MIN_PLAYERS <= n <= C.MAX_PLAYERS):
             raise ValueError(f"bad players {n!r} for {game}: expected an integer "
                              f"{C.MIN_PLAYERS}..{C.MAX_PLAYERS}")
-        extra = _parse_config(params.get("config", ""), cls.config_class)
+        extra = parse_config(params.get("config", ""), cls.config_class)
         extra.pop("n_players", None)
         base = cls.config_class().to_dict()
         base.update(extra)
         base["n_players"] = int(n)
         self.config = cls._as_config(base)
-        self.fixed_seed = _parse_seed(params.get("seed", ""))
-        u, lo, hi, total = _utility(game)
+        self.fixed_seed = parse_seed(params.get("seed", ""))
+        u, lo, hi, total = utility_of(game)
         n_chance = 0 if self.fixed_seed is not None else (1 if self.deals else SEED_CHANCE_NODES)
         self.num_chance_nodes = n_chance
         info = pyspiel.GameInfo(
@@ -246,8 +157,8 @@ class BoardlabGame(pyspiel.Game):
             max_utility=hi,
             utility_sum=total,
             max_game_length=int(C.MAX_GAME_LENGTH))
-        full = {"players": int(n), "seed": _seed_text(self.fixed_seed),
-                "config": _config_text(extra)}
+        full = {"players": int(n), "seed": seed_text(self.fixed_seed),
+                "config": config_text(extra)}
         super().__init__(gtype, info, full)
         self._outcomes = [(b, 1.0 / self.chance_width) for b in range(self.chance_width)]
 
@@ -573,23 +484,6 @@ class BoardlabState(pyspiel.State):
         return str(x.gs)
 
 
-OBS_PIECES = 3
-"""Float32 entries per ``int64`` word of the observation tensor (exact 24-bit pieces)."""
-_MASK24 = (1 << 24) - 1
-
-
-def observation_words(tensor) -> np.ndarray:
-    """The core's ``observe`` words (``int64 (OBS_SIZE,)``) back from an observation tensor
-    (``float32 (3 * OBS_SIZE,)``, see the module docstring). Raises ``ValueError`` for a
-    length that is not a multiple of 3."""
-    t = np.asarray(tensor, dtype=np.float64)
-    if t.ndim != 1 or t.shape[0] % OBS_PIECES:
-        raise ValueError(f"bad observation tensor of shape {t.shape}: expected (3 * OBS_SIZE,)")
-    n = t.shape[0] // OBS_PIECES
-    lo, mid, hi = (t[i * n:(i + 1) * n].astype(np.int64) for i in range(OBS_PIECES))
-    return (hi << 48) | (mid << 24) | lo
-
-
 class BoardlabObserver:
     """OpenSpiel PyObserver of a boardlab game: ``tensor`` (``float32``, preallocated) and
     ``dict`` (``{"info_state": tensor}`` or ``{"observation": tensor}``) filled by
@@ -625,8 +519,8 @@ class BoardlabObserver:
         else:
             self._core.observe(gs.state, int(player), self._ibuf)
             v, n = self._ibuf, self._ibuf.shape[0]
-            self.tensor[:n] = v & _MASK24
-            self.tensor[n:2 * n] = (v >> 24) & _MASK24
+            self.tensor[:n] = v & OBS_PIECE_MASK
+            self.tensor[n:2 * n] = (v >> 24) & OBS_PIECE_MASK
             self.tensor[2 * n:] = v >> 48
 
     def string_from(self, state: BoardlabState, player: int) -> str:
@@ -662,44 +556,11 @@ _STATE_CLASSES = {g: game_class(g) for g in GAME_NAMES}
 GAME_CLASSES: dict = {}
 """``{game: its registered BoardlabGame subclass}`` (module attributes, so they pickle)."""
 for _g in GAME_NAMES:
-    _GAME_TYPES[_g] = _game_type(_g)
+    _GAME_TYPES[_g] = game_type(_g)
     GAME_CLASSES[_g] = _make_game_class(_g)
     globals()[GAME_CLASSES[_g].__name__] = GAME_CLASSES[_g]
     if _GAME_TYPES[_g].short_name not in pyspiel.registered_names():
         pyspiel.register_game(_GAME_TYPES[_g], GAME_CLASSES[_g])
-
-
-_PYSPIEL_LOAD_GAME = getattr(pyspiel.load_game, "__wrapped__", pyspiel.load_game)
-_SEED_IN_GAME_STRING = re.compile(r"([(,]seed=)(-?\d+)(?=[,)])")
-
-
-def _seed_as_text(args: tuple) -> tuple:
-    """``pyspiel.load_game`` arguments of a boardlab game with a numeric ``seed`` turned into
-    its canonical text (``0x`` + 16 hex digits). Raises ``ValueError`` for a seed outside
-    ``0 .. 2**64-1``."""
-    if len(args) == 1 and isinstance(args[0], str):
-        return (_SEED_IN_GAME_STRING.sub(
-            lambda m: m.group(1) + _seed_text(_parse_seed(m.group(2))), args[0]),)
-    if len(args) == 2 and isinstance(args[1], dict):
-        v = args[1].get("seed")
-        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
-            return (args[0], {**args[1], "seed": _seed_text(_parse_seed(int(v)))})
-    return args
-
-
-def pyspiel_load_game(*args, **kwargs):
-    """``pyspiel.load_game`` (this module puts it in its place on import) that also accepts a
-    numeric ``seed`` for the boardlab games: ``"boardlab_rats(seed=123)"``, ``{"seed": 123}``
-    and seeds up to ``2**64-1`` (OpenSpiel's game-string ints stop at ``2**31-1``) load the
-    game of ``seed=0x7b``...; any other call goes to OpenSpiel's ``load_game`` unchanged.
-    Raises ``ValueError`` for a seed outside ``0 .. 2**64-1``, OpenSpiel's errors otherwise."""
-    if args and isinstance(args[0], str) and args[0].lstrip().startswith("boardlab_"):
-        args = _seed_as_text(args)
-    return _PYSPIEL_LOAD_GAME(*args, **kwargs)
-
-
-pyspiel_load_game.__wrapped__ = _PYSPIEL_LOAD_GAME
-pyspiel.load_game = pyspiel_load_game
 
 
 def load_game(game: str, players: int | None = None, seed: int | None = None,
@@ -712,21 +573,10 @@ def load_game(game: str, players: int | None = None, seed: int | None = None,
     if players is not None:
         params["players"] = players
     if seed is not None:
-        params["seed"] = _seed_text(chance.check_seed(seed))
+        params["seed"] = seed_text(chance.check_seed(seed))
     if config:
         params["config"] = json.dumps(config)
     return pyspiel.load_game(short_name(game), params)
-
-
-def seed_of_history(history) -> int:
-    """The game seed encoded by the first :data:`SEED_CHANCE_NODES` entries of an OpenSpiel
-    history (byte ``i`` at position ``i``). Raises ``ValueError`` for a short history or an
-    entry outside ``0..255``."""
-    h = list(history)[:SEED_CHANCE_NODES]
-    if len(h) < SEED_CHANCE_NODES or any(not 0 <= int(b) < SEED_OUTCOMES for b in h):
-        raise ValueError(f"bad history {list(history)[:SEED_CHANCE_NODES]!r}: expected "
-                         f"{SEED_CHANCE_NODES} seed bytes 0..255 first")
-    return sum(int(b) << (8 * i) for i, b in enumerate(h))
 
 
 def game_state_of(state) -> object:

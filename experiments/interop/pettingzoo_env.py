@@ -4,9 +4,9 @@
 game and player count (``players``: the same name as the OpenSpiel games' parameter);
 ``env(...)`` wraps it in an order-enforcing wrapper (:class:`FastOrderEnforcingWrapper`:
 PettingZoo's ``OrderEnforcingWrapper`` with the same checks and errors, whose hot paths skip
-the generic attribute forwarding, which cost 5-6 us a step; ``benchmarks/interop.py`` times
-both). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` = ``player_p``). Spaces (the
-same objects on every call):
+the generic attribute forwarding; ``benchmarks/interop.py`` times both, the figures are in
+``docs/guides/interop.md``). Agents are ``"player_0" .. "player_{n-1}"`` (seat ``p`` =
+``player_p``). Spaces (the same objects on every call):
 
 - action space ``Discrete(NUM_DISTINCT_ACTIONS)``: the game's fixed action table
   (:mod:`engines.protocol`); an illegal action raises ``ValueError`` naming it;
@@ -201,7 +201,6 @@ class BoardlabAECEnv(_TextRender, AECEnv):
             self.render()
 
 
-
 class LureParallelEnv(_TextRender, ParallelEnv):
     """PettingZoo parallel environment of Lure, whose *Cast* (rules step 2) is simultaneous.
 
@@ -369,7 +368,6 @@ class LureParallelEnv(_TextRender, ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terms, truncs, infos
-
 
 
 def parallel_env(game: str = "lure", players: int | None = None, config=None,

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["init_params", "forward", "loss_fn", "targets", "to_numpy"]
+__all__ = ["import_jax", "init_params", "forward", "loss_fn", "targets", "to_numpy"]
 
 
-def _jax():
+def import_jax():
+    """``(jax, jax.numpy)``; raises a one-line ``ValueError`` naming the ``learn`` extra when
+    jax is not installed."""
     try:
         import jax
         import jax.numpy as jnp
@@ -32,7 +34,7 @@ def init_params(seed: int, rows: int, n_actions: int, h1: int, h2: int) -> dict:
     ``W2 (h1, h2)``, ``b2``, ``W3 (n_actions, h2)``, ``b3``, the prior's gate ``wh (h2,)`` (zeros),
     ``bh (1,)`` (one: the prior's choice starts ahead) (He-style scales; the first layer scaled for
     about 64 active rows)."""
-    jax, jnp = _jax()
+    jax, jnp = import_jax()
     k1, k2, k3 = jax.random.split(jax.random.PRNGKey(int(seed)), 3)
     return {"W1": jax.random.normal(k1, (rows, h1), jnp.float32) * (2.0 / 64) ** 0.5,
             "b1": jnp.zeros(h1, jnp.float32),
@@ -48,7 +50,7 @@ def forward(params, rows, vals, legal, prior):
     get -1e9) from the active rows ``rows`` / weights ``vals`` (``(B, K)``,
     :func:`experiments.learn.data.encode`); ``prior`` ``int32 (B,)`` the prior policy's
     choice (-1: none), whose logit gets the gate ``wh . h2 + bh``."""
-    _, jnp = _jax()
+    _, jnp = import_jax()
     import jax
 
     h1 = params["b1"] + jnp.einsum("bk,bkh->bh", vals, params["W1"][rows])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from experiments.learn.model import _jax
+from experiments.learn.model import import_jax
 
 __all__ = ["init_params", "forward", "loss_fn", "fold"]
 
@@ -26,7 +26,7 @@ def init_params(seed: int, d: int, h1: int, h2: int) -> dict:
     """Seeded initial parameters (``float32`` JAX arrays) for ``d`` input features: ``W1 (d,
     h1)``, ``b1``, ``W2 (h1, h2)``, ``b2``, ``w3 (h2,)``, ``b3 (1,)``, ``wl (d,)`` (He-style
     scales; the skip starts at zero)."""
-    jax, jnp = _jax()
+    jax, jnp = import_jax()
     k1, k2, k3 = jax.random.split(jax.random.PRNGKey(int(seed)), 3)
     return {"W1": jax.random.normal(k1, (d, h1), jnp.float32) * (2.0 / d) ** 0.5,
             "b1": jnp.zeros(h1, jnp.float32),
@@ -40,7 +40,7 @@ def forward(params, xs, xa, legal):
     """Logits ``(B, L)`` from the standardized state features ``xs (B, S)`` and action
     features ``xa (B, L, F)`` of the legal actions ``legal`` (``int32 (B, L)``, -1 padded:
     those get -1e9)."""
-    jax, jnp = _jax()
+    jax, jnp = import_jax()
     B, L, _ = xa.shape
     x = jnp.concatenate([jnp.broadcast_to(xs[:, None, :], (B, L, xs.shape[1])), xa], axis=-1)
     h1 = jax.nn.relu(x @ params["W1"] + params["b1"])

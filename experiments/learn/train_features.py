@@ -76,9 +76,9 @@ def train_features(ds: Dataset, st: dict, tr: np.ndarray, ho: np.ndarray,
     ``batch``, ``lr``, ``tau``, ``mix``, ``seed``, ``weight_decay``); returns ``(weights,
     info)``: the arrays of :data:`agents.net.ARRAYS2` (standardization folded in) and the
     training figures. Raises ``ValueError`` without the ``learn`` extra."""
-    from experiments.learn.model import _jax, targets
+    from experiments.learn.model import import_jax, targets
 
-    jax, jnp = _jax()
+    jax, jnp = import_jax()
     import optax
 
     from experiments.learn.model_features import fold, init_params, loss_fn

@@ -32,19 +32,19 @@ def play_verdicts(deck, cards: pd.DataFrame, fit: dict, sim_a: pd.DataFrame, pla
 
     Args:
         deck, players, deep_waters, agents, n_games, seed: the report's.
-        cards, fit: :func:`experiments.lure.balance.add_fit`'s frame and fit (the curve and
+        cards, fit: :func:`experiments.lure.curve.add_fit`'s frame and fit (the curve and
             its threshold, the tolerance of both lenses).
         sim_a: the report's games on the first seed set (``seed``).
         compare: compared players' names or ``None``.
         partial: the folder of the runner states (``set_b``, ``compare``, ``compare_set_b``).
-        runner: :func:`experiments.lure.balance.simulate`'s keyword options.
+        runner: :func:`experiments.lure.simulation.simulate`'s keyword options.
 
     Returns ``{"verdicts": card_verdicts frame, "sim_b": frame, "res_b": RunResult,
     "seeds": (a, b)}`` and, with ``compare``: ``"players"`` (:func:`compare_players`),
     ``"compare_verdicts"``, ``"compare_sim"``, ``"compare_sim_b"``, ``"compare_games"``,
     ``"compare_res"`` (the first set's run), ``"compare_res_b"``.
     """
-    from experiments.lure.balance import simulate
+    from experiments.lure.simulation import simulate
 
     seeds = seed_sets(seed)
     keep = cards["id"]

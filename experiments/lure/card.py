@@ -19,7 +19,7 @@ It prints the card's exact catch probability for every standard loadout (number 
 special dice, without lure tokens and with the best use of them; the whole table per lure plan
 goes to ``--csv``), its difficulty ``D = -ln(mean catch probability over every loadout)``, and
 the points the *current* deck's points-vs-difficulty curve gives that difficulty (the fit of
-:func:`experiments.lure.balance.add_fit` over the deck without the proposed card, or with the
+:func:`experiments.lure.curve.add_fit` over the deck without the proposed card, or with the
 changed card as it was), with the flag the balance report would give the card.
 ``boardlab lure balance --what-if SPEC`` re-runs the whole report with the card changed
 (:func:`apply_card_spec` builds that deck). Rules: ``docs/rules/lure.md``.
@@ -128,7 +128,7 @@ def apply_card_spec(deck: D.Deck, spec: str | CardChange) -> tuple[D.Deck, str, 
 
 def _loadout_matrix(t: np.ndarray, plan_of, specs) -> pd.DataFrame:
     """P(catch) by number of d6 (rows 0..5) and special dice (columns) for one plan choice."""
-    from experiments.lure.balance import SPEC_LABELS
+    from experiments.lure.odds import SPEC_LABELS
 
     return pd.DataFrame([[plan_of(t[n6, s]) for s in specs] for n6 in range(6)],
                         index=pd.Index([f"{n6}d6" for n6 in range(6)], name="dice"),
@@ -148,10 +148,11 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
     would say of the card's points: ``over-valued``, ``under-valued``, ``uncatchable`` or
     ``""``), ``threshold`` (card points: ``max(2, 1.5 x scale)``), ``scale`` (the robust
     sigma of the curve's residuals, card points: 1.4826 x their median absolute size, the
-    robust fit's, :func:`experiments.lure.balance.fit_curve`) and ``old`` (the changed card's
+    robust fit's, :func:`experiments.lure.curve.fit_curve`) and ``old`` (the changed card's
     row before, or ``None``).
     Raises ``ValueError`` for a bad spec (see :func:`parse_card_spec`)."""
-    from experiments.lure.balance import _spec_list, add_fit, card_table, fit_curve
+    from experiments.lure.curve import add_fit, fit_curve
+    from experiments.lure.odds import card_table, spec_list
 
     new_deck, cid, old = apply_card_spec(deck, spec)
     cards, table = card_table(new_deck, deep_waters or _is_deep(new_deck, cid))
@@ -170,7 +171,7 @@ def card_report(deck: D.Deck, spec: str, deep_waters: bool = False) -> dict:
             "over-valued" if row["points"] - fitted >= thr else
             "under-valued" if row["points"] - fitted <= -thr else "")
     t = table[j]
-    specs = _spec_list(deep_waters or _is_deep(new_deck, cid))
+    specs = spec_list(deep_waters or _is_deep(new_deck, cid))
     ctx = dice.PLAN_FLAG if row["lure_context"] == "boost" else dice.PLAN_NONE
     long = pd.DataFrame([(n6, s, dice.PLAN_NAMES[p], dice.plan_loadout(n6, s, p).label(),
                           float(t[n6, s, p]))

@@ -1,14 +1,12 @@
-"""Who plays the Lure balance jobs by default (issue 26: every job answered by strong players).
+"""Who plays the Lure balance jobs by default (every job answered by strong players).
 
 Kept free of numpy and pandas so that the command line can show the defaults in its help
 without importing the experiment modules.
 
 * :data:`DEFAULT_AGENTS`: ``net``, the learned policy. In duplicate matches it beats the tuned
-  ``heuristic`` by +0.334 and plays at about 0.19x its speed: the 4 x 20,000 games of
-  ``boardlab lure balance --players 2..5`` take about a minute of one core with it, 13 s with
-  the heuristic (``docs/results/lure.md``). The search agents are stronger still but far
-  slower (``net-search-lite`` in every seat: about 54 games/s at 4 players, some 25 minutes
-  for the same games), so they are not the default.
+  ``heuristic`` at a fraction of its speed (``docs/guides/lure_balance.md``; the balance's
+  times with each: ``docs/results/lure.md``). The search agents are stronger still but far
+  slower, so they are not the default.
 * :data:`REFERENCE_AGENTS`: ``heuristic``, the players whose verdicts the default run sets
   beside the strong players' (``--compare-agents``).
 """
@@ -26,8 +24,9 @@ REFERENCE_AGENTS = ("heuristic",)
 
 BALANCE_GAMES = 2000
 """Games per player count and seed set of ``lure balance`` by default: two seed sets by
-``net`` and two by the compared ``heuristic``, 4 x 2000 games each, keep the default run under
-30 s warm on a 2-core machine, and its verdicts agree between seeds (``docs/results/lure.md``)."""
+``net`` and two by the compared ``heuristic``, 4 x 2000 games each, keep the default run within
+its time target on a 2-core machine, and its verdicts agree between seeds
+(``docs/results/lure.md`` has the times and the target)."""
 VERIFY_GAMES = 2000
 """Games per player count, deck and seed set of the fresh-seed check of ``lure rebalance``'s
 ``points`` goal (two seed sets) and ``curve`` goal (one: its verdicts are exact) by default, the
@@ -58,7 +57,7 @@ def resolve_compare(agents, compare) -> list[str] | None:
             otherwise names (a string is split at commas, blanks dropped).
 
     Returns a list of names, or ``None`` for no comparison. The names are not checked here
-    (:func:`experiments.lure.balance.balance_cells` does).
+    (:func:`experiments.lure.simulation.balance_cells` does).
     """
     agents = [agents] if isinstance(agents, str) else [str(a) for a in agents]
     if compare is None:

@@ -5,11 +5,11 @@ In Lure a player catches every fish its roll meets (``docs/rules/lure.md``, *A r
 card's price is its difficulty. Two lenses judge the points against it, both in card points:
 
 * **the odds** (exact, no seeds): the card's points against the robust points-vs-difficulty
-  curve (:func:`experiments.lure.balance.add_fit`): ``residual = points - curve(D)``; off when
+  curve (:func:`experiments.lure.curve.add_fit`): ``residual = points - curve(D)``; off when
   ``|residual|`` reaches the tolerance (the balance report's ``max(2, 1.5 x robust sigma)``).
 * **play** (simulated games): what the exact odds cannot see, competition for the same fish,
   turn order, who acts first, splash icons. The measure is the catcher's win advantage
-  (:func:`experiments.lure.balance.card_stats`'s ``win_diff``) with its expected value for the
+  (:func:`experiments.lure.simulation.card_stats`'s ``win_diff``) with its expected value for the
   card's points and difficulty removed: per player count a weighted robust linear fit
   ``win_diff ~ a + b x points + c x D + e x D_all`` over the deck's cards
   (:func:`play_measure`; ``D_all = -ln P(catch with every die)``, :func:`full_difficulty`: what
@@ -38,7 +38,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from experiments.lure.rebalance_stats import Z95, holm
+from experiments.stats import Z95, holm_rejections, outside_band_pvalues
 
 __all__ = ["SEED_SET_OFFSET", "MIN_SLOPE_PP", "VERDICT_WORDS", "seed_sets", "full_difficulty",
            "play_measure",
@@ -63,7 +63,7 @@ def seed_sets(seed: int) -> tuple[int, int]:
 
 def full_difficulty(cards: pd.DataFrame) -> np.ndarray:
     """``D_all = -ln P(catch with every die)`` per card (``float64``), from a
-    :func:`experiments.lure.balance.card_table` frame's catch probability with five d6 and
+    :func:`experiments.lure.odds.card_table` frame's catch probability with five d6 and
     every special die (``p_5d6+d12+d20``, with ``+d4`` in Deep Waters); probabilities below
     1e-4 count as 1e-4; NaN when the frame has no such column."""
     cols = [c for c in cards.columns if c.startswith("p_5d6")]
@@ -88,7 +88,7 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
     """The play lens of one set of games (module docstring).
 
     Args:
-        sim: :func:`experiments.lure.balance.simulate`'s per-card frame (``id``, ``players``,
+        sim: :func:`experiments.lure.simulation.simulate`'s per-card frame (``id``, ``players``,
             ``in_play``, ``win_diff`` and its 95% interval ``win_diff_low``/``win_diff_high``,
             fractions).
         cards: one row per card: ``id``, ``points``, ``difficulty`` and the catch
@@ -137,24 +137,15 @@ def play_measure(sim: pd.DataFrame, cards: pd.DataFrame, players) -> pd.DataFram
                + [c for c in out.columns if c.endswith("p") and c.startswith("play_points_")]]
 
 
-def _pvalues(x: np.ndarray, se: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
-    """One-sided p-values of "inside ``+-tolerance``" and the side of the estimate."""
-    from scipy.stats import norm
-
-    side = np.where(x > tolerance, 1, np.where(x < -tolerance, -1, 0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        z = (np.abs(x) - tolerance) / se
-    p = np.where(side != 0, norm.sf(np.where(np.isfinite(z), z, np.inf)), 1.0)
-    return np.where(np.isfinite(x), p, np.nan), side
-
-
 def play_sides(measure: pd.DataFrame, tolerance: float, alpha: float = 0.05) -> np.ndarray:
     """Per card of :func:`play_measure`: +1 when its play measure lies above ``+tolerance``
     card points by a one-sided test after a Holm correction over the cards (level ``alpha``),
     -1 below ``-tolerance``, 0 otherwise (also for a card without a measure). ``int8``."""
-    p, side = _pvalues(measure["play_points"].to_numpy(float),
-                       measure["play_se"].to_numpy(float), tolerance)
-    return np.where(holm(p, alpha), side, 0).astype(np.int8)
+    x = measure["play_points"].to_numpy(float)
+    se = measure["play_se"].to_numpy(float)
+    p, side = outside_band_pvalues(x, se, se, -tolerance, tolerance)
+    p = np.where(np.isfinite(x), p, np.nan)
+    return np.where(holm_rejections(p, alpha), side, 0).astype(np.int8)
 
 
 def games_to_decide(x: float, se_one_set: float, n_games: int, tolerance: float,
@@ -213,7 +204,7 @@ def card_verdicts(cards: pd.DataFrame, sim_a: pd.DataFrame | None, sim_b: pd.Dat
     Args:
         cards: one row per card: ``id``, ``points``, ``difficulty``, ``fitted_points`` (the
             curve's points at its difficulty; NaN when nobody can catch it).
-        sim_a, sim_b: :func:`experiments.lure.balance.simulate` frames of the same deck on the
+        sim_a, sim_b: :func:`experiments.lure.simulation.simulate` frames of the same deck on the
             two seed sets (:func:`seed_sets`), or ``None`` (odds only).
         players: player counts; n_games: games per player count in each set.
         tolerance: the band's half-width in card points (both lenses).
@@ -356,7 +347,7 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
     """The report's section "Is each card's points right for what it takes to catch it?"
     (Markdown lines): the goal in words, the measure, and every card's verdict with its
     numbers and reasons; with ``compare``, the play verdicts with ``other`` players."""
-    from experiments.lure.balance import _md_table
+    from experiments.markdown import markdown_table
 
     L = ["## Is each card's points right for what it takes to catch it?", "",
          "Every verdict reads *this card's points are wrong for what it takes to catch it*. "
@@ -389,7 +380,7 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
         t["play, set B"] = [f"{x:+.1f}" if np.isfinite(x) else "-"
                             for x in verdicts["play_points_b"]]
     t["verdict"] = verdicts["verdict"]
-    L += [_md_table(t), ""]
+    L += [markdown_table(t), ""]
     shown = verdicts[verdicts["off"] | (verdicts["verdict"] == "undecided")]
     if len(shown):
         L += ["Reasons:", ""]
@@ -411,5 +402,5 @@ def verdict_markdown(verdicts: pd.DataFrame, tolerance: float, n_games: int,
                               f"{agents}": [f"{_side_text(s)} ({x:+.1f})" for s, x in
                                             zip(ch["play_side"], ch["play_points"],
                                                 strict=True)]})
-            L += [_md_table(c), ""]
+            L += [markdown_table(c), ""]
     return L

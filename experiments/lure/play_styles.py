@@ -42,7 +42,7 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
         n_games: games per seat rotation and deck; seed: the seed of every rotation (the same
             deals for both decks and every rotation).
         run_root: folder of the runner states (``styles_<deck>_<rotation>``: resumable).
-        runner: :func:`experiments.lure.balance.simulate`'s keyword options.
+        runner: :func:`experiments.lure.simulation.simulate`'s keyword options.
 
     Returns one row per style: ``style``, ``games`` (per deck), ``win_<deck>``,
     ``win_<deck>_low``, ``win_<deck>_high`` (fractions, Wilson), ``change_pp`` (after -
@@ -50,7 +50,7 @@ def style_table(decks: dict, deep_waters: bool, n_games: int, seed: int, run_roo
     ``change_high_pp`` (:data:`STYLE_CONFIDENCE`, 99%: 95% corrected over the five styles;
     conservative: the decks' games are correlated by the shared deals).
     """
-    from experiments.lure.balance import simulate
+    from experiments.lure.simulation import simulate
 
     wins = {tag: dict.fromkeys(STYLES, 0.0) for tag in decks}
     for tag, deck in decks.items():
@@ -88,7 +88,7 @@ def hands_the_game(table: pd.DataFrame) -> list[str]:
 
 def style_markdown(table: pd.DataFrame, n_games: int, seed: int) -> list[str]:
     """The report's section "The play styles against each other, before and after"."""
-    from experiments.lure.balance import _md_table
+    from experiments.markdown import markdown_table
 
     t = pd.DataFrame({
         "style": table["style"],
@@ -112,4 +112,4 @@ def style_markdown(table: pd.DataFrame, n_games: int, seed: int) -> list[str]:
             f"the five cyclic seat orders, {n_games} games per order and deck on the same "
             f"seeds (seed {seed}: the same deals before and after); win shares with ties "
             f"shared (fair share 0.200). A rebalance that hands one style the game is not a "
-            f"fix.", "", _md_table(t), "", verdict, ""]
+            f"fix.", "", markdown_table(t), "", verdict, ""]

@@ -7,7 +7,7 @@ order of the cards' difficulty, and say plainly what could not be met.
 * ``win-diff`` (``tolerance`` W in percentage points of win rate, default 5): at every chosen
   player count, every card's *catcher win advantage* (the balance report's ``win_diff``: the
   win rate of the player who caught it minus that of the other players of the same games,
-  :func:`experiments.lure.balance.card_stats`) lies within its **band** ``target +- W``. The
+  :func:`experiments.lure.simulation.card_stats`) lies within its **band** ``target +- W``. The
   target is a number given by the designer or, by default, the **median card's** win diff at
   that player count in the start deck. A card is *off its band* only when a one-sided test
   says so **after a multiple-comparison correction over every card and player count** (Holm
@@ -18,9 +18,9 @@ order of the cards' difficulty, and say plainly what could not be met.
 * ``curve`` (``tolerance`` in card points, default the balance report's threshold
   ``max(2, 1.5 x robust sigma)``): every card's points lie within the tolerance of the points
   the difficulty curve gives its difficulty ``D = -ln(mean catch probability)``
-  (:func:`experiments.lure.balance.difficulty`). The curve (:func:`fit_difficulty_curve`) is
+  (:func:`experiments.lure.odds.difficulty`). The curve (:func:`fit_difficulty_curve`) is
   ``fit``, the balance report's **robust** quadratic (soft-l1 loss with the far-off cards set
-  aside: :func:`experiments.lure.balance.fit_curve`; two broken cards do not move the other
+  aside: :func:`experiments.lure.curve.fit_curve`; two broken cards do not move the other
   cards' fair points), or ``proportional``, points = k x D. It is fitted once, on the original
   deck, and used only inside the range of difficulties of its catchable cards. Answered from
   the exact odds (:func:`engines.dice.exact_table`): no games but the verification.
@@ -70,8 +70,6 @@ atomically, under the output folder's lock (:func:`experiments.io.out_lock`).
 
 from __future__ import annotations
 
-import math
-import re
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -80,11 +78,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from engines import dice
 from engines.lure import decks as D
 from experiments.io import out_lock
-from experiments.lure.balance import THRESHOLD_FLOOR, card_table, difficulty, fit_curve
 from experiments.lure.defaults import DEFAULT_AGENTS, VERIFY_GAMES
+from experiments.lure.odds import card_table
 from experiments.lure.rebalance_measures import (  # noqa: F401  (re-exported)
     CARD_COST,
     CN_STEP,
@@ -97,36 +94,46 @@ from experiments.lure.rebalance_search import (  # noqa: F401  (re-exported)
     METHODS,
     STUDY_FILE,
     TRIAL_RUN_DIR,
-    _Study,
     win_diff_search,
     win_diff_violation,
 )
 from experiments.lure.play_styles import STYLE_GAMES, style_table
 from experiments.lure.rebalance_points import judge_points, points_off_reasons, recommendation
-from experiments.lure.rebalance_stats import CORRECTIONS, inverted_pairs, order_bounds
+from experiments.lure.rebalance_stats import CORRECTIONS
+from experiments.lure.rebalance_curve import (
+    Curve,
+    OptionOdds,
+    curve_fixes,
+    exact_fix,
+    fit_difficulty_curve,
+)
+from experiments.lure.rebalance_goal import (
+    CURVES,
+    DEEP_ONLY,
+    DEFAULT_WIN_TOLERANCE,
+    FIELDS,
+    GOALS,
+    Constraints,
+    Goal,
+    make_constraints,
+    parse_fields,
+    parse_goal,
+    parse_number,
+    parse_points_range,
+    parse_whitelist,
+)
 from experiments.options import check_int
+from experiments.outputs import lure_rebalance_out_dir
 
 __all__ = ["GOALS", "CURVES", "FIELDS", "FIELD_COST", "CARD_COST", "CN_STEP", "METHODS",
            "CORRECTIONS", "EXIT_OFF_GOAL", "EXIT_NOT_RECOMMENDED", "exit_status", "Goal",
            "Constraints", "Curve", "RebalanceResult", "parse_goal",
            "parse_points_range", "parse_fields", "parse_whitelist", "make_constraints",
            "fit_difficulty_curve", "curve_violation", "OptionOdds", "exact_fix", "curve_fixes",
-           "win_diff_violation", "rebalance", "default_out_dir"]
+           "win_diff_violation", "rebalance", "RebalanceResult", "FinishedRebalance",
+           "EXPERIMENT", "OUTPUT_FILES", "DEEP_ONLY", "DEFAULT_WIN_TOLERANCE", "STUDY_FILE",
+           "TRIAL_RUN_DIR", "EXIT_NOT_RECOMMENDED", "summary_lines"]
 
-GOALS = ("points", "win-diff", "curve")
-"""Goals of :func:`rebalance` (``points``, the default:
-:mod:`experiments.lure.rebalance_points`)."""
-CURVES = ("fit", "proportional")
-"""Difficulty curves: the balance report's quadratic fit, or points proportional to D."""
-FIELDS = ("points", "catch_number", "requirements", "splash")
-"""Card fields a rebalance may change."""
-_FIELD_ALIASES = {"points": "points", "pts": "points", "catch_number": "catch_number",
-                  "cn": "catch_number", "catch": "catch_number", "requirements": "requirements",
-                  "req": "requirements", "splash": "splash"}
-DEEP_ONLY = ("special2", "odd", "even", "stubborn")
-"""Requirement codes of the Deep Waters expansion."""
-DEFAULT_WIN_TOLERANCE = 5.0
-"""Default ``tolerance`` of the win-diff goal, percentage points."""
 EXIT_OFF_GOAL = 3
 """Exit status of ``boardlab lure rebalance`` when some card is still off the goal on the
 fresh seeds (0: every card meets it; 2: bad input; 4, :data:`EXIT_NOT_RECOMMENDED`: the
@@ -135,523 +142,6 @@ from experiments.lure.rebalance_points import EXIT_NOT_RECOMMENDED  # noqa: E402
 _ALGORITHM = "rebalance-2"
 
 
-# ---------------------------------------------------------------- goal and constraints
-@dataclass(frozen=True)
-class Goal:
-    """The designer's goal: ``kind`` (:data:`GOALS`), ``tolerance`` (win-diff: percentage
-    points of win rate; points and curve: card points; ``None``: the default), ``target``
-    (win-diff only: the win diff in percentage points every card should have; ``None``: the
-    start deck's median card per player count) and ``curve`` (:data:`CURVES`: the curve the
-    curve goal follows and cards nobody can catch are put on)."""
-
-    kind: str
-    tolerance: float | None = None
-    target: float | None = None
-    curve: str = "fit"
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {"kind": self.kind, "tolerance": self.tolerance, "target": self.target,
-                "curve": self.curve}
-
-
-def _number(value, option: str) -> float | None:
-    if value is None:
-        return None
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"bad {option} {value!r}: expected a number") from None
-    if not math.isfinite(x):
-        raise ValueError(f"bad {option} {value!r}: expected a finite number")
-    return x
-
-
-def parse_goal(kind: str = "points", tolerance=None, target=None, curve: str = "fit") -> Goal:
-    """Validate a goal (see the module docstring).
-
-    Raises:
-        ValueError: one line naming the option as typed: an unknown ``--goal`` or ``--curve``,
-            a ``--tolerance`` that is not a number in (0, 100] (percentage points for win-diff,
-            card points for curve), a ``--target`` that is not ``median`` or a number in
-            -100..100, or a ``--target`` given with another goal than win-diff.
-    """
-    k = str(kind).strip().lower().replace("_", "-")
-    if k not in GOALS:
-        raise ValueError(f"bad --goal {kind!r}: expected one of {', '.join(GOALS)}")
-    c = str(curve).strip().lower()
-    if c not in CURVES:
-        raise ValueError(f"bad --curve {curve!r}: expected one of {', '.join(CURVES)}")
-    tol = _number(tolerance, "--tolerance")
-    unit = "percentage points of win rate" if k == "win-diff" else "card points"
-    if tol is not None and not 0 < tol <= 100:
-        raise ValueError(f"bad --tolerance {tolerance!r}: expected a number > 0 and <= 100 "
-                         f"({unit})")
-    tgt = None
-    if isinstance(target, str) and target.strip().lower() == "median":
-        target = None
-    if target is not None:
-        if k != "win-diff":
-            raise ValueError(f"--target {target!r} applies to --goal win-diff only (the "
-                             f"{k} goal's target is the curve)")
-        tgt = _number(target, "--target")
-        if not -100 <= tgt <= 100:
-            raise ValueError(f"bad --target {target!r}: expected 'median' or a win diff in "
-                             f"percentage points, -100..100")
-    return Goal(k, tol, tgt, c)
-
-
-@dataclass(frozen=True)
-class Constraints:
-    """What may change: ``change`` (card ids, deck order), ``fields`` (:data:`FIELDS` order),
-    ``points_range`` (inclusive integer bounds) and ``whitelist`` (requirement sets a card may
-    take instead of its own, each a tuple of codes; ``()`` is no requirement)."""
-
-    change: tuple[str, ...]
-    fields: tuple[str, ...]
-    points_range: tuple[int, int]
-    whitelist: tuple[tuple[str, ...], ...] = ()
-
-    def to_dict(self) -> dict:
-        """JSON-ready form (requirement sets in the deck file's notation)."""
-        return {"change": list(self.change), "fields": list(self.fields),
-                "points_range": list(self.points_range),
-                "requirements_whitelist": [";".join(w) for w in self.whitelist]}
-
-
-def parse_points_range(text) -> tuple[int, int]:
-    """``"1..10"`` or ``"1-10"`` -> ``(1, 10)``. Raises a one-line ``ValueError`` naming
-    ``--points-range`` unless ``0 <= LO <= HI <= 100`` (the deck file's limits)."""
-    m = re.fullmatch(r"\s*(\d+)\s*(?:\.\.|-)\s*(\d+)\s*", str(text))
-    if not m or not int(m.group(1)) <= int(m.group(2)) <= D.MAX_POINTS:
-        raise ValueError(f"bad --points-range {text!r}: expected LO..HI, integers with "
-                         f"0 <= LO <= HI <= {D.MAX_POINTS}, e.g. 1..10")
-    return int(m.group(1)), int(m.group(2))
-
-
-def parse_fields(text) -> tuple[str, ...]:
-    """``"points,catch_number"`` (aliases ``pts``, ``cn``, ``req``) -> fields in
-    :data:`FIELDS` order. Raises a one-line ``ValueError`` naming ``--fields`` and the bad
-    item."""
-    items = [t.strip().lower() for t in (text.split(",") if isinstance(text, str) else text)]
-    items = [t for t in items if t]
-    if not items:
-        raise ValueError(f"bad --fields {text!r}: expected some of {', '.join(FIELDS)}")
-    out = set()
-    for t in items:
-        if t not in _FIELD_ALIASES:
-            raise ValueError(f"bad --fields item {t!r}: expected some of {', '.join(FIELDS)}")
-        out.add(_FIELD_ALIASES[t])
-    return tuple(f for f in FIELDS if f in out)
-
-
-def parse_whitelist(text, deep_waters: bool) -> tuple[tuple[str, ...], ...]:
-    """``--requirements-whitelist`` text -> requirement sets. Items are separated by commas
-    (``has:1,5`` keeps its values) or semicolons; ``+`` joins codes into one set
-    (``odd+pair``); ``none`` is no requirement.
-
-    Raises:
-        ValueError: one line naming the item: an unknown code, a contradictory set, or a Deep
-            Waters code (:data:`DEEP_ONLY`) in a base-game rebalance.
-    """
-    items: list[str] = []
-    for tok in (t.strip() for t in re.split(r"[,;]", str(text))):
-        if tok.isdigit() and items and re.search(r"has:[\d,]*$", items[-1]):
-            items[-1] += "," + tok
-        elif tok:
-            items.append(tok)
-    if not items:
-        raise ValueError(f"bad --requirements-whitelist {text!r}: expected requirement codes "
-                         f"(pair, distinct, has:1,5, odd+pair, none, ...)")
-    out: list[tuple[str, ...]] = []
-    for item in items:
-        codes = () if item.lower() == "none" else tuple(
-            c.strip().lower() for c in item.split("+") if c.strip())
-        try:
-            dice.compile_condition(0, codes)
-        except ValueError as exc:
-            raise ValueError(f"bad --requirements-whitelist item {item!r}: {exc}") from None
-        deep = [c for c in codes if c in DEEP_ONLY]
-        if deep and not deep_waters:
-            raise ValueError(f"bad --requirements-whitelist item {item!r}: {deep[0]!r} is a "
-                             f"Deep Waters requirement: add --deep-waters or drop it")
-        if codes not in out:
-            out.append(codes)
-    return tuple(out)
-
-
-def _in_game(deck: D.Deck, deep_waters: bool) -> list[int]:
-    return [i for i in range(len(deck))
-            if deep_waters or deck.info[i, D.I_SET] == D.SET_BASE]
-
-
-def make_constraints(deck: D.Deck, deep_waters: bool, goal: Goal, change=None,
-                     fields="points", points_range=None, whitelist=None) -> Constraints:
-    """Validate the constraints against ``deck``.
-
-    ``change``: card ids (list or comma-separated text; ``None`` or ``"all"``: every card of
-    the game); ``fields``: see :func:`parse_fields`; ``points_range``: ``(lo, hi)`` or text
-    (default: the deck's lowest..highest points of the game's cards); ``whitelist``: text or
-    requirement sets (default when requirements may change: every requirement set the game's
-    cards use, and no requirement).
-
-    Raises:
-        ValueError: one line naming the option: an unknown card id, a Deep Waters card in a
-            base-game rebalance, a points range that excludes the current points of a card that
-            may change, a whitelist without requirements among the fields, or the curve goal
-            with only splash icons to change.
-    """
-    game = _in_game(deck, deep_waters)
-    if change is None or (isinstance(change, str) and change.strip().lower() == "all"):
-        ids = [deck.ids[i] for i in game]
-    else:
-        items = [t.strip() for t in (change.split(",") if isinstance(change, str) else change)]
-        items = [t for t in items if t]
-        if not items:
-            raise ValueError(f"bad --change {change!r}: expected card ids such as B05,B17 or "
-                             f"'all'")
-        for t in items:
-            if t not in deck.ids:
-                raise ValueError(f"bad --change {t!r}: no such card in {Path(deck.source).name}")
-            if deck.index(t) not in game:
-                raise ValueError(f"bad --change {t!r}: a Deep Waters card; add --deep-waters "
-                                 f"to rebalance it")
-        ids = [deck.ids[i] for i in game if deck.ids[i] in set(items)]
-    flds = parse_fields(fields)
-    if goal.kind != "win-diff" and flds == ("splash",):
-        raise ValueError(f"bad --fields 'splash' for --goal {goal.kind}: splash icons do not "
-                         "change the catch odds; allow points, catch_number or requirements")
-    if points_range is None:
-        pts = deck.points[game]
-        lo, hi = int(pts.min()), int(pts.max())
-    elif isinstance(points_range, str):
-        lo, hi = parse_points_range(points_range)
-    else:
-        lo, hi = parse_points_range(f"{points_range[0]}..{points_range[1]}")
-    if "points" in flds:
-        outside = [f"{c} ({deck.points[deck.index(c)]})" for c in ids
-                   if not lo <= deck.points[deck.index(c)] <= hi]
-        if outside:
-            raise ValueError(f"bad --points-range {lo}..{hi}: it excludes the points of "
-                             f"{', '.join(outside[:5])}{' ...' if len(outside) > 5 else ''}; "
-                             f"it must hold every changeable card's current points")
-    if whitelist is not None and "requirements" not in flds:
-        raise ValueError("--requirements-whitelist needs requirements among --fields")
-    if "requirements" in flds:
-        if whitelist is None:
-            wl = [()] + sorted({deck.requirements[i] for i in game} - {()})
-        elif isinstance(whitelist, str):
-            wl = list(parse_whitelist(whitelist, deep_waters))
-        else:
-            wl = list(parse_whitelist(",".join("+".join(w) or "none" for w in whitelist),
-                                      deep_waters))
-    else:
-        wl = []
-    return Constraints(tuple(ids), flds, (lo, hi), tuple(tuple(w) for w in wl))
-
-
-# ---------------------------------------------------------------- the curve and exact odds
-@dataclass(frozen=True)
-class Curve:
-    """Points as a function of difficulty: ``kind`` (:data:`CURVES`), ``coefficients``
-    (numpy polynomial, highest power first), ``scale`` (card points: the residuals' robust
-    sigma for ``fit``, :func:`experiments.lure.balance.fit_curve`; their RMSE for
-    ``proportional``), ``threshold`` (the balance report's flag threshold
-    ``max(2, 1.5 x scale)``), ``d_low``/``d_high``, the range of difficulties it was fitted on
-    (it is not used outside), and ``outliers`` (cards the robust fit set aside)."""
-
-    kind: str
-    coefficients: tuple[float, ...]
-    scale: float
-    threshold: float
-    d_low: float
-    d_high: float
-    outliers: tuple[str, ...] = ()
-
-    def __call__(self, d) -> np.ndarray:
-        """Fitted points (float64, shape of ``d``); NaN where ``d`` is infinite."""
-        d = np.asarray(d, dtype=np.float64)
-        ok = np.isfinite(d)
-        return np.where(ok, np.polyval(self.coefficients, np.where(ok, d, 0.0)), np.nan)
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {"kind": self.kind, "coefficients": list(self.coefficients),
-                "scale": self.scale, "threshold": self.threshold,
-                "difficulty_range": [self.d_low, self.d_high], "outliers": list(self.outliers)}
-
-
-def fit_difficulty_curve(cards: pd.DataFrame, kind: str = "fit") -> Curve:
-    """The curve of points on difficulty over the catchable cards of ``cards`` (a
-    :func:`experiments.lure.balance.card_table` frame: ``id``, ``difficulty``, ``points``).
-
-    ``"fit"``: :func:`experiments.lure.balance.add_fit`'s robust quadratic (soft-l1 loss, the
-    cards more than 3 robust sigmas off set aside and refitted: two broken cards do not move
-    the other cards' fair points); ``"proportional"``: ``points = k x D`` with
-    ``k = sum(D p) / sum(D^2)``.
-
-    Raises:
-        ValueError: an unknown kind, or too few catchable cards (fewer than 4 for ``fit``,
-            none with ``D > 0`` for ``proportional``).
-    """
-    from experiments.lure.balance import add_fit
-
-    d = cards["difficulty"].to_numpy(np.float64)
-    p = cards["points"].to_numpy(np.float64)
-    ok = np.isfinite(d)
-    outliers: tuple[str, ...] = ()
-    if kind == "fit":
-        if ok.sum() < 4:
-            fit_curve(d, p)  # the one-line error
-        _, fit = add_fit(cards[["id", "difficulty", "points"]] if "id" in cards else
-                         cards[["difficulty", "points"]])
-        coef, scale, outliers = np.array(fit["coefficients"]), fit["scale"], fit["outliers"]
-    elif kind == "proportional":
-        den = float((d[ok] ** 2).sum())
-        if den <= 0:
-            raise ValueError("no catchable card with a difficulty above 0: points "
-                             "proportional to difficulty cannot be fitted")
-        coef = np.array([float((d[ok] * p[ok]).sum()) / den, 0.0])
-        scale = float(np.sqrt(np.mean((p[ok] - np.polyval(coef, d[ok])) ** 2)))
-    else:
-        raise ValueError(f"bad --curve {kind!r}: expected one of {', '.join(CURVES)}")
-    return Curve(kind, tuple(float(c) for c in coef), float(scale),
-                 max(THRESHOLD_FLOOR, 1.5 * float(scale)), float(d[ok].min()), float(d[ok].max()),
-                 tuple(outliers))
-
-
-class OptionOdds:
-    """Difficulty of ``(catch number, requirement set)`` options, from the exact table
-    (:func:`engines.dice.exact_table` and :func:`experiments.lure.balance.difficulty`),
-    computed in one batch per call and cached: ``OptionOdds(deep)(options) -> float64
-    (len(options),)``. Raises ``ValueError`` for a malformed option."""
-
-    def __init__(self, deep_waters: bool):
-        self.deep = bool(deep_waters)
-        self._d: dict[tuple, float] = {}
-
-    def __call__(self, options) -> np.ndarray:
-        opts = [(int(cn), tuple(req)) for cn, req in options]
-        new = sorted({o for o in opts if o not in self._d})
-        if new:
-            conds = np.array([dice.compile_condition(cn, req) for cn, req in new])
-            _, dd = difficulty(dice.exact_table(conds, deep_waters=self.deep), self.deep)
-            self._d.update(zip(new, (float(x) for x in dd), strict=True))
-        return np.array([self._d[o] for o in opts], dtype=np.float64)
-
-
-def _row_fields(row: dict) -> dict:
-    return {"points": int(row["points"]), "catch_number": int(row["catch_number"]),
-            "requirements": D.parse_requirements(str(row["requirements"])),
-            "splash": str(row["splash"])}
-
-
-def exact_fix(row: dict, curve: Curve, tolerance: float, constraints: Constraints,
-              odds: OptionOdds, order=None) -> dict:
-    """The least-cost change of one card (a deck row) that brings its points within
-    ``tolerance`` of ``curve`` at its difficulty, from the exact odds.
-
-    Options: points in the range (when points may change), every catch number 0..66 (when
-    catch numbers may change), the card's own requirements or a whitelisted set (when
-    requirements may change); a changed catch number or requirement set must give a
-    difficulty inside the curve's range. Chosen lexicographically: least violation, fewest
-    fields changed, least :data:`FIELD_COST` cost.
-
-    ``order``: ``None`` (``--allow-reorder``) or ``(j, difficulty, points, allowed)``: the
-    card's index ``j`` in the deck's arrays ``difficulty``/``points`` ``float64 (cards,)`` and
-    the original deck's inversions ``allowed`` ``bool (cards, cards)``: a changed card may not
-    make a new pair out of order (:func:`experiments.lure.rebalance_stats.order_bounds`).
-
-    Returns a dict: ``fields`` (the new values of the changed fields; empty: no change),
-    ``violation_before``/``violation_after`` (card points beyond the tolerance's edge,
-    ``inf`` for a card nobody can catch), ``difficulty_before``/``difficulty_after``,
-    ``fitted_before``/``fitted_after``, ``held_by_order`` (the order constraint kept it from a
-    smaller violation) and ``order_bounds`` (the points the order allows at its difficulty).
-    """
-    own = _row_fields(row)
-    flds = constraints.fields
-    pts = (np.arange(constraints.points_range[0], constraints.points_range[1] + 1)
-           if "points" in flds else np.array([own["points"]]))
-    cns = range(D.MAX_CATCH_NUMBER + 1) if "catch_number" in flds else [own["catch_number"]]
-    reqs = [own["requirements"]] + ([w for w in constraints.whitelist
-                                     if w != own["requirements"]]
-                                    if "requirements" in flds else [])
-    opts = [(cn, r) for r in reqs for cn in cns]
-    dd = odds(opts)
-    d_own = float(odds([(own["catch_number"], own["requirements"])])[0])
-    is_own = np.array([cn == own["catch_number"] and r == own["requirements"] for cn, r in opts])
-    usable = is_own | (np.isfinite(dd) & (dd >= curve.d_low - 1e-9) & (dd <= curve.d_high + 1e-9))
-    v = curve_violation(pts[None, :], dd[:, None], curve, tolerance)      # (options, points)
-    v = np.where(usable[:, None], np.round(v, 9), np.inf)
-    v_free = v.copy()
-    if order is not None:
-        j, d_all, p_all, allowed = order
-        bounds = np.array([order_bounds(j, x, d_all, p_all, allowed) for x in dd])
-        fits = (pts[None, :] >= bounds[:, :1]) & (pts[None, :] <= bounds[:, 1:])
-        keep = fits | (is_own[:, None] & (pts == own["points"])[None, :])
-        v = np.where(keep, v, np.inf)
-    cn_arr = np.array([cn for cn, _ in opts])
-    req_changed = np.array([r != own["requirements"] for _, r in opts])
-    n_fields = ((cn_arr != own["catch_number"]).astype(int)[:, None] + req_changed[:, None]
-                + (pts != own["points"])[None, :])
-    cost = (FIELD_COST["catch_number"] * np.abs(cn_arr - own["catch_number"])[:, None]
-            + FIELD_COST["requirements"] * req_changed[:, None]
-            + FIELD_COST["points"] * np.abs(pts - own["points"])[None, :])
-    k = int(np.lexsort((cost.ravel(), n_fields.ravel(), v.ravel()))[0])
-    oi, pi = divmod(k, len(pts))
-    v_own = float(curve_violation(own["points"], d_own, curve, tolerance))
-    best_free = float(v_free.min()) if v_free.size else np.inf
-    out = {"fields": {}, "violation_before": v_own, "violation_after": v_own,
-           "difficulty_before": d_own, "difficulty_after": d_own,
-           "fitted_before": float(curve(d_own)), "fitted_after": float(curve(d_own)),
-           "held_by_order": False, "order_bounds": None}
-    if order is not None:
-        out["order_bounds"] = order_bounds(order[0], d_own, order[1], order[2], order[3])
-    if not np.isfinite(v.ravel()[k]) or v.ravel()[k] >= v_own:
-        out["held_by_order"] = bool(best_free < min(v_own, float(v.ravel()[k])) - 1e-9)
-        return out  # nothing better than the card as it is
-    cn, r = opts[oi]
-    new = {"points": int(pts[pi]), "catch_number": int(cn), "requirements": r}
-    out["fields"] = {f: (";".join(x) if f == "requirements" else x) for f, x in new.items()
-                     if x != own[f]}
-    out.update(violation_after=float(v.ravel()[k]), difficulty_after=float(dd[oi]),
-               fitted_after=float(curve(dd[oi])),
-               held_by_order=bool(best_free < float(v.ravel()[k]) - 1e-9))
-    if order is not None:
-        out["order_bounds"] = order_bounds(order[0], float(dd[oi]), order[1], order[2], order[3])
-    return out
-
-
-def _fmt_reqs(r) -> str:
-    text = r if isinstance(r, str) else ";".join(r)
-    return text or "none"
-
-
-def _exact_why(cid: str, row: dict, fix: dict, tol: float) -> str:
-    """Why a card was changed by :func:`exact_fix`, or why it could not be."""
-    if not np.isfinite(fix["difficulty_before"]):
-        head = f"{cid}: no dice loadout catches it (0% odds, difficulty infinite)"
-    else:
-        side = ("too many points" if row["points"] > fix["fitted_before"] else
-                "too few points")
-        head = (f"{cid}: {side} for what it takes to catch it: {row['points']} points where "
-                f"the curve gives {fix['fitted_before']:.2f} at difficulty "
-                f"{fix['difficulty_before']:.2f} (tolerance +-{tol:.2f})")
-    if not fix["fields"]:
-        return head
-    what = ", ".join(f"{f} {_fmt_reqs(row[f]) if f == 'requirements' else row[f]} -> "
-                     f"{_fmt_reqs(x) if f == 'requirements' else x}"
-                     for f, x in fix["fields"].items())
-    pts = fix["fields"].get("points", row["points"])
-    where = ("" if set(fix["fields"]) == {"points"} else
-             f" at the new difficulty {fix['difficulty_after']:.2f}")
-    return (f"{head}; {what}: now {abs(pts - fix['fitted_after']):.2f} points from the "
-            f"curve's {fix['fitted_after']:.2f}{where}")
-
-
-def curve_fixes(deck: D.Deck, deep_waters: bool, curve: Curve, tolerance: float,
-                constraints: Constraints, ids=None, odds: OptionOdds | None = None,
-                allow_reorder: bool = False):
-    """Apply :func:`exact_fix` to the changeable cards (or to ``ids`` among them) that violate
-    the curve goal, in deck order, each under the order constraint against the deck as changed
-    so far (unless ``allow_reorder``).
-
-    Returns ``(new deck, fixes, unfixable)``: ``fixes`` a list of dicts (``id`` and the
-    :func:`exact_fix` result plus ``why``, for every violating card, changed or not) and
-    ``unfixable`` the ``(id, reason)`` pairs of the cards that still violate the goal after
-    their best change (or cannot change at all). Raises ``ValueError`` from the deck format."""
-    odds = odds or OptionOdds(deep_waters)
-    cards, _ = card_table(deck, deep_waters)
-    viol = curve_violation(cards["points"], cards["difficulty"], curve, tolerance)
-    rows = deck.rows()
-    todo = set(constraints.change if ids is None else ids) & set(constraints.change)
-    d_cur = cards["difficulty"].to_numpy(np.float64).copy()
-    p_cur = cards["points"].to_numpy(np.float64).copy()
-    allowed = inverted_pairs(d_cur, p_cur)
-    fixes, unfixable = [], []
-    for j, cid in enumerate(cards["id"]):
-        if viol[j] <= 0:
-            continue
-        if cid not in todo:
-            if ids is None:
-                unfixable.append((cid, "held by --change: not among the cards that may "
-                                       "change"))
-            continue
-        i = deck.index(cid)
-        order = None if allow_reorder else (j, d_cur, p_cur, allowed)
-        fix = exact_fix(rows[i], curve, tolerance, constraints, odds, order=order)
-        fix["id"] = cid
-        fix["why"] = _exact_why(cid, rows[i], fix, tolerance)
-        fixes.append(fix)
-        rows[i] = {**rows[i], **fix["fields"]}
-        d_cur[j] = fix["difficulty_after"]
-        p_cur[j] = fix["fields"].get("points", p_cur[j])
-        if fix["violation_after"] > 0:
-            unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
-    if not allow_reorder:  # a card held by the order may be freed by the cards fixed after it
-        _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve,
-                    tolerance, constraints, odds)
-    return D.deck_from_rows(rows, source=deck.source), fixes, unfixable
-
-
-def _retry_held(deck, cards, rows, fixes, unfixable, d_cur, p_cur, allowed, curve, tolerance,
-                constraints, odds, passes: int = 2) -> None:
-    """Second passes of :func:`curve_fixes` (in place): a card the order constraint held in
-    deck order (a harder card still below its wanted points) is fixed again against the deck
-    as changed since, while that brings it nearer the curve; at most ``passes`` passes."""
-    index = {cid: j for j, cid in enumerate(cards["id"])}
-    for _ in range(passes):
-        moved = False
-        for fix in fixes:
-            if not fix["held_by_order"] or fix["violation_after"] <= 0:
-                continue
-            cid = fix["id"]
-            j, i = index[cid], deck.index(cid)
-            again = exact_fix(rows[i], curve, tolerance, constraints, odds,
-                              order=(j, d_cur, p_cur, allowed))
-            if not again["fields"] or again["violation_after"] >= fix["violation_after"] - 1e-9:
-                continue
-            moved = True
-            rows[i] = {**rows[i], **again["fields"]}
-            d_cur[j] = again["difficulty_after"]
-            p_cur[j] = again["fields"].get("points", p_cur[j])
-            fix["fields"] = {**fix["fields"], **again["fields"]}
-            fix["why"] += (f"; once the cards after it were fixed, points -> {int(p_cur[j])}: now "
-                           f"{abs(p_cur[j] - again['fitted_after']):.2f} points from the "
-                           f"curve's {again['fitted_after']:.2f}")
-            for key in ("violation_after", "difficulty_after", "fitted_after", "held_by_order",
-                        "order_bounds"):
-                fix[key] = again[key]
-            unfixable[:] = [u for u in unfixable if u[0] != cid]
-            if fix["violation_after"] > 0:
-                unfixable.append((cid, _unfixable_reason(fix, constraints, tolerance)))
-        if not moved:
-            return
-
-
-def _unfixable_reason(fix: dict, c: Constraints, tol: float) -> str:
-    """Why a card stays off the curve goal: the constraint that holds it, in words."""
-    lo, hi = c.points_range
-    if not np.isfinite(fix["violation_after"]):
-        if not {"catch_number", "requirements"} & set(c.fields):
-            return ("nobody can catch it, and only " + ", ".join(c.fields) + " may change "
-                    "(--fields): no number of points makes a card nobody can catch fair; "
-                    "allow catch_number or requirements")
-        return ("no allowed catch number or requirement set makes it catchable within the "
-                "deck's range of difficulties")
-    if fix.get("held_by_order"):
-        b_lo, b_hi = fix["order_bounds"] or (-np.inf, np.inf)
-        allowed = (f"{b_lo:g}..{b_hi:g}" if np.isfinite(b_lo) and np.isfinite(b_hi) else
-                   f"at least {b_lo:g}" if np.isfinite(b_lo) else f"at most {b_hi:g}")
-        return (f"held by the order constraint: points must stay {allowed} so that no easier "
-                f"card is worth more (--allow-reorder lifts it); best "
-                f"{fix['violation_after']:.2f} points beyond the band's edge (curve "
-                f"+-{tol:.2f})")
-    return (f"held by --fields {','.join(c.fields)} / --points-range {lo}..{hi}: it cannot be "
-            f"brought within +-{tol:.2f} of the curve")
-
-
-# ---------------------------------------------------------------- the whole rebalance
 @dataclass
 class RebalanceResult:
     """What :func:`rebalance` returns.
@@ -813,14 +303,6 @@ class FinishedRebalance:
                 "played; add --force to run it again")
 
 
-def default_out_dir(deck: D.Deck, goal: str, deep_waters: bool) -> Path:
-    """``results/lure/rebalance/<goal>_<base|deep_waters>``, prefixed with the deck file's
-    stem for a deck that is not the shipped default."""
-    tag = "deep_waters" if deep_waters else "base"
-    stem = "" if deck.source == str(D.DEFAULT_DECK_PATH) else Path(deck.source).stem + "_"
-    return Path("results") / "lure" / "rebalance" / f"{stem}{goal.replace('-', '_')}_{tag}"
-
-
 def _changes(original: D.Deck, proposed: D.Deck, why: dict) -> pd.DataFrame:
     rows = []
     for a, b in zip(original.rows(), proposed.rows(), strict=True):
@@ -867,8 +349,8 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
         seed: the search's seed (the verification uses ``seed + 1``, the confirmation of the
             flagged cards ``seed + 2``); ``n_jobs``, ``batch_size``: the runner's (the numbers
             depend on ``batch_size``, not ``n_jobs``).
-        out: output folder (default :func:`default_out_dir`); ``overwrite``: start over when
-            it holds a rebalance with other settings.
+        out: output folder (default :func:`experiments.outputs.lure_rebalance_out_dir`);
+            ``overwrite``: start over when it holds a rebalance with other settings.
         progress: a progress bar over the trials; plots: write the PNGs (``False``: the
             tables and report only, faster); command: the command line for the metadata.
         method: :data:`METHODS` (win-diff search: ``model`` steps or an optuna ``tpe``
@@ -894,9 +376,88 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
     bad goals, constraints or sizes (before anything is written), a folder holding a rebalance
     with other settings (unless ``overwrite``), or a folder in use by another run.
     """
-    from experiments.lure.balance import balance_cells
-
     t_start = time.perf_counter()
+    job = _prepare_job(deck, goal, tolerance, target, curve, players, deep_waters, agents,
+                       change, fields, points_range, requirements_whitelist, n_trials, n_games,
+                       verify_games, seed, batch_size, out, method, correction, alpha,
+                       allow_reorder, compare_agents, compare_games, screen_games,
+                       styles_games)
+    from experiments.outputs import check_writable, claim_folder
+
+    claim = claim_folder(job.out, experiment=EXPERIMENT, settings=_run_settings(job.run_keys),
+                         outputs=OUTPUT_FILES, force=overwrite, legacy=_run_settings)
+    if claim.finished:
+        return FinishedRebalance(job.out, claim.meta)
+    check_writable(job.out)
+    with out_lock(job.out):
+        if overwrite:
+            for name in (STUDY_FILE, "metadata.json", "trials.csv"):
+                (job.out / name).unlink(missing_ok=True)
+            for name in (TRIAL_RUN_DIR, "_partial"):
+                shutil.rmtree(job.out / name, ignore_errors=True)
+        res = _propose(job, n_jobs, progress)
+        _verify(res, job, n_jobs)
+        res.wall_time_s = time.perf_counter() - t_start
+        res.files = write_outputs(res, job.settings, command, {
+            "players": job.players, "deep_waters": job.deep_waters, "agents": job.agents,
+            "n_trials": job.n_trials, "n_games": job.n_games, "verify_games": job.verify_games,
+            "screen_games": job.screen_games if job.goal.kind == "win-diff" else None,
+            "seed": job.seed, "verify_seed": job.seed + 1, "batch_size": job.batch_size,
+            "n_jobs": n_jobs, "curve_tolerance": job.curve_tolerance, "plots": bool(plots),
+            "method": job.method, "correction": job.correction, "alpha": job.alpha,
+            "allow_reorder": job.allow_reorder, "confirm_seed": job.seed + 2,
+            "styles_games": job.styles_games,
+            **({"compare": job.run_keys["compare"]} if job.compare_agents else {})})
+        from experiments.outputs import finish_partial
+
+        for name in (TRIAL_RUN_DIR, "_partial"):  # runner state: a finished folder holds results
+            finish_partial(job.out, name)
+    return res
+
+
+@dataclass
+class RebalanceJob:
+    """What :func:`rebalance` runs, its inputs checked (:func:`_prepare_job`): the deck and
+    its resolved ``goal``, the ``constraints``, the original deck's card table ``cards0`` and
+    ``curve``, the sizes, the output folder ``out``, the search's ``settings`` and the folder
+    rule's ``run_keys``."""
+
+    deck: D.Deck
+    goal: Goal
+    constraints: Constraints
+    cards0: pd.DataFrame
+    curve: Curve
+    curve_tolerance: float
+    players: list
+    deep_waters: bool
+    agents: list
+    n_trials: int
+    n_games: int
+    verify_games: int
+    screen_games: int
+    styles_games: int
+    seed: int
+    batch_size: int
+    method: str
+    correction: str
+    alpha: float
+    allow_reorder: bool
+    compare_agents: list | None
+    compare_games: int | None
+    out: Path
+    settings: dict
+    run_keys: dict
+
+
+def _prepare_job(deck, goal, tolerance, target, curve, players, deep_waters, agents, change,
+                 fields, points_range, requirements_whitelist, n_trials, n_games, verify_games,
+                 seed, batch_size, out, method, correction, alpha, allow_reorder,
+                 compare_agents, compare_games, screen_games, styles_games) -> RebalanceJob:
+    """Check :func:`rebalance`'s arguments (of the same names) and derive the search's
+    settings; reads nothing in the output folder. Raises a one-line ``ValueError`` naming the
+    option for bad input."""
+    from experiments.lure.simulation import balance_cells
+
     deck = deck if deck is not None else D.default_deck()
     g = goal if isinstance(goal, Goal) else parse_goal(goal, tolerance, target, curve)
     players = sorted({int(p) for p in players})
@@ -916,7 +477,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
     if correction not in CORRECTIONS:
         raise ValueError(f"bad --correction {correction!r}: expected one of "
                          f"{', '.join(CORRECTIONS)}")
-    a = _number(alpha, "--alpha")
+    a = parse_number(alpha, "--alpha")
     if not 0 < a <= 0.5:
         raise ValueError(f"bad --alpha {alpha!r}: expected a level in (0, 0.5], e.g. 0.05")
     cmp_agents = None
@@ -937,7 +498,7 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
         g = Goal(g.kind, DEFAULT_WIN_TOLERANCE if g.kind == "win-diff" else crv.threshold,
                  g.target, g.curve)
     curve_tol = g.tolerance if g.kind != "win-diff" else crv.threshold
-    out = Path(out) if out is not None else default_out_dir(deck, g.kind, deep_waters)
+    out = Path(out) if out is not None else lure_rebalance_out_dir(deck, g.kind, deep_waters)
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out {str(out)!r} is a file: expected a folder")
     settings = {"algorithm": _ALGORITHM, "deck_sha256": deck.sha256(), "goal": g.to_dict(),
@@ -953,78 +514,69 @@ def rebalance(deck: D.Deck | None = None, goal: str | Goal = "points", *, tolera
                 "styles_games": styles_games}
     if cmp_agents:
         run_keys["compare"] = {"agents": cmp_agents, "games": compare_games}
-    from experiments.outputs import check_writable, claim_folder
+    return RebalanceJob(deck, g, cons, cards0, crv, curve_tol, players, bool(deep_waters),
+                        agents, n_trials, n_games, verify_games, screen_games, styles_games,
+                        seed, batch_size, method, correction, a, bool(allow_reorder),
+                        cmp_agents, compare_games, out, settings, run_keys)
 
-    claim = claim_folder(out, experiment=EXPERIMENT, settings=_run_settings(run_keys),
-                         outputs=OUTPUT_FILES, force=overwrite, legacy=_run_settings)
-    if claim.finished:
-        return FinishedRebalance(out, claim.meta)
-    check_writable(out)
-    odds = OptionOdds(deep_waters)
-    with out_lock(out):
-        if overwrite:
-            for name in (STUDY_FILE, "metadata.json", "trials.csv"):
-                (out / name).unlink(missing_ok=True)
-            for name in (TRIAL_RUN_DIR, "_partial"):
-                shutil.rmtree(out / name, ignore_errors=True)
-        unfixable: list = []
-        why: dict[str, str] = {}
-        trials_df, best_number, targets, search_s, screen = None, None, {}, None, {}
-        if g.kind != "win-diff":
-            start = deck
-            proposed, fixes, unfixable = curve_fixes(deck, deep_waters, crv, curve_tol, cons,
-                                                     odds=odds, allow_reorder=allow_reorder)
-            why = {f["id"]: f["why"] for f in fixes if f["fields"]}
-        else:
-            nobody = [cid for cid, d in zip(cards0["id"], cards0["difficulty"], strict=True)
-                      if not np.isfinite(d)]
-            start, fixes, unfixable = curve_fixes(deck, deep_waters, crv, curve_tol, cons,
-                                                  ids=nobody, odds=odds,
-                                                  allow_reorder=allow_reorder)
-            why = {f["id"]: f["why"] for f in fixes if f["fields"]}
-            found = win_diff_search(start, cons, g, players, deep_waters, agents, n_games,
-                                    seed, batch_size, n_jobs, n_trials, settings, out,
-                                    progress, method=method, correction=correction, alpha=a,
-                                    allow_reorder=allow_reorder, odds=odds,
-                                    screen_games=screen_games)
-            proposed, trials_df = found["proposed"], found["trials"]
-            best_number, targets = found["best_trial"], found["targets"]
-            search_s, screen = found["seconds"], {**found["screen"], "held": found["held"]}
-            for cid, text in found["why"].items():
-                why[cid] = (why[cid] + "; then " if cid in why else "") + text
-        changes = _changes(deck, proposed, why)
-        res = RebalanceResult(out, g, cons, crv, deck, start, proposed, changes, unfixable,
-                              targets, trials_df, best_number, search_seconds=search_s,
-                              screen=screen)
-        res.verification = verify(res, players, deep_waters, agents, verify_games, seed + 1,
-                                  n_jobs, batch_size, out / "_partial", curve_tol,
-                                  correction=correction, alpha=a,
-                                  compare_agents=cmp_agents, compare_games=compare_games)
-        if g.kind == "points":
-            res.verification = judge_points(res, res.verification, players, deep_waters,
-                                            agents, verify_games, seed + 1, out / "_partial",
-                                            curve_tol, n_jobs=n_jobs, batch_size=batch_size,
-                                            overwrite=True)
-        res.verification["off_goal_after"] = (points_off_reasons(res) if g.kind == "points"
-                                              else off_goal_reasons(res))
-        if styles_games:
-            res.styles = style_table({"before": deck, "after": proposed}, deep_waters,
-                                     styles_games, seed + 1, out / "_partial",
-                                     n_jobs=n_jobs, batch_size=min(batch_size, styles_games),
-                                     overwrite=True)
-        res.recommendation = recommendation(res, res.styles)
-        res.wall_time_s = time.perf_counter() - t_start
-        res.files = write_outputs(res, settings, command, {
-            "players": players, "deep_waters": bool(deep_waters), "agents": agents,
-            "n_trials": n_trials, "n_games": n_games, "verify_games": verify_games,
-            "screen_games": screen_games if g.kind == "win-diff" else None,
-            "seed": seed, "verify_seed": seed + 1, "batch_size": batch_size, "n_jobs": n_jobs,
-            "curve_tolerance": curve_tol, "plots": bool(plots), "method": method,
-            "correction": correction, "alpha": a, "allow_reorder": bool(allow_reorder),
-            "confirm_seed": seed + 2, "styles_games": styles_games,
-            **({"compare": run_keys["compare"]} if cmp_agents else {})})
-        from experiments.outputs import finish_partial
 
-        for name in (TRIAL_RUN_DIR, "_partial"):  # runner state: a finished folder holds results
-            finish_partial(out, name)
-    return res
+def _propose(job: RebalanceJob, n_jobs: int, progress: bool) -> RebalanceResult:
+    """The proposed deck: the exact curve fixes (the curve and points goals), or the exact
+    fixes of the cards nobody can catch then the win-diff search (its study in ``job.out``).
+    Returns the :class:`RebalanceResult` before verification."""
+    deck, g, odds = job.deck, job.goal, OptionOdds(job.deep_waters)
+    trials_df, best_number, targets, search_s, screen = None, None, {}, None, {}
+    if g.kind != "win-diff":
+        start = deck
+        proposed, fixes, unfixable = curve_fixes(deck, job.deep_waters, job.curve,
+                                                 job.curve_tolerance, job.constraints,
+                                                 odds=odds, allow_reorder=job.allow_reorder)
+        why = {f["id"]: f["why"] for f in fixes if f["fields"]}
+    else:
+        nobody = [cid for cid, d in zip(job.cards0["id"], job.cards0["difficulty"], strict=True)
+                  if not np.isfinite(d)]
+        start, fixes, unfixable = curve_fixes(deck, job.deep_waters, job.curve,
+                                              job.curve_tolerance, job.constraints, ids=nobody,
+                                              odds=odds, allow_reorder=job.allow_reorder)
+        why = {f["id"]: f["why"] for f in fixes if f["fields"]}
+        found = win_diff_search(start, job.constraints, g, job.players, job.deep_waters,
+                                job.agents, job.n_games, job.seed, job.batch_size, n_jobs,
+                                job.n_trials, job.settings, job.out, progress,
+                                method=job.method, correction=job.correction, alpha=job.alpha,
+                                allow_reorder=job.allow_reorder, odds=odds,
+                                screen_games=job.screen_games)
+        proposed, trials_df = found["proposed"], found["trials"]
+        best_number, targets = found["best_trial"], found["targets"]
+        search_s, screen = found["seconds"], {**found["screen"], "held": found["held"]}
+        for cid, text in found["why"].items():
+            why[cid] = (why[cid] + "; then " if cid in why else "") + text
+    changes = _changes(deck, proposed, why)
+    return RebalanceResult(job.out, g, job.constraints, job.curve, deck, start, proposed,
+                           changes, unfixable, targets, trials_df, best_number,
+                           search_seconds=search_s, screen=screen)
+
+
+def _verify(res: RebalanceResult, job: RebalanceJob, n_jobs: int) -> None:
+    """Play the original and the proposed deck on fresh seeds (``seed + 1``) and judge them
+    (:func:`experiments.lure.rebalance_report.verify`; the points goal:
+    :func:`experiments.lure.rebalance_points.judge_points`), the play styles' table, and the
+    recommendation; sets them on ``res``."""
+    partial = job.out / "_partial"
+    res.verification = verify(res, job.players, job.deep_waters, job.agents, job.verify_games,
+                              job.seed + 1, n_jobs, job.batch_size, partial,
+                              job.curve_tolerance, correction=job.correction, alpha=job.alpha,
+                              compare_agents=job.compare_agents,
+                              compare_games=job.compare_games)
+    if job.goal.kind == "points":
+        res.verification = judge_points(res, res.verification, job.players, job.deep_waters,
+                                        job.agents, job.verify_games, job.seed + 1, partial,
+                                        job.curve_tolerance, n_jobs=n_jobs,
+                                        batch_size=job.batch_size, overwrite=True)
+    res.verification["off_goal_after"] = (points_off_reasons(res) if job.goal.kind == "points"
+                                          else off_goal_reasons(res))
+    if job.styles_games:
+        res.styles = style_table({"before": job.deck, "after": res.proposed}, job.deep_waters,
+                                 job.styles_games, job.seed + 1, partial, n_jobs=n_jobs,
+                                 batch_size=min(job.batch_size, job.styles_games),
+                                 overwrite=True)
+    res.recommendation = recommendation(res, res.styles)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.lure.rebalance_stats import Z95
+from experiments.stats import Z95
 
 __all__ = ["points_slope", "band_capacity", "diagnosis"]
 

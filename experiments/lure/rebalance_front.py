@@ -30,7 +30,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from experiments.lure.rebalance_stats import D_TIE, Z95
+from experiments.lure.rebalance_stats import D_TIE
+from experiments.stats import Z95
 
 __all__ = ["slopes", "change_front", "plot_front", "FRONT_COLUMNS"]
 

@@ -28,7 +28,7 @@ CN_STEP = 6
 
 
 def card_arrays(sim: pd.DataFrame, ids, players) -> dict:
-    """Per-card statistics of a :func:`experiments.lure.balance.simulate` frame as ``float64
+    """Per-card statistics of a :func:`experiments.lure.simulation.simulate` frame as ``float64
     (cards, players)`` arrays, cards in the order of ``ids`` and player counts in the order of
     ``players``: ``wd``, ``lo``, ``hi`` (the catcher win advantage and its 95% Newcombe
     interval, fractions), ``in_play`` (games; 0 for a card missing from ``sim``) and

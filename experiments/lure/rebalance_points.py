@@ -54,7 +54,8 @@ def judge_points(res, v: dict, players, deep_waters: bool, agents, n_games: int,
     and ``violation_<deck>`` of its ``cards`` frame replaced by the points goal's verdicts,
     ``violating`` recounted, and ``verdicts`` (``{deck: card_verdicts frame}``) and
     ``seed_sets`` added."""
-    from experiments.lure.balance import card_table, simulate
+    from experiments.lure.odds import card_table
+    from experiments.lure.simulation import simulate
 
     cards = v["cards"].copy()
     verdicts = {}

@@ -61,21 +61,27 @@ import json
 import math
 import shutil
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from engines.lure import decks as D
-from experiments.lure.balance import card_table, simulate
-from experiments.lure.rebalance_measures import CARD_COST, CN_STEP, FIELD_COST, card_arrays
+from experiments.lure.odds import card_table
+from experiments.lure.rebalance_measures import CN_STEP
 from experiments.lure.rebalance_stats import (
-    band_pvalues,
     inverted_pairs,
-    new_inversions,
     off_band,
-    order_bounds,
+)
+from experiments.optuna_study import N_STARTUP, open_study, quiet_optuna, trial_seed
+from experiments.lure.rebalance_context import SearchContext, decode_stats, encode_stats
+from experiments.lure.rebalance_objective import (
+    band_shifts,
+    lex_key,
+    median_targets,
+    scalar_objective,
+    screen_and_confirm,
+    win_diff_per_point,
+    win_diff_violation,
 )
 
 __all__ = ["METHODS", "BEAM", "CONFIRM_OFFSET", "win_diff_violation", "scalar_objective",
@@ -87,243 +93,11 @@ BEAM = 4
 """Model steps are proposed from the 4 best trials, the best first."""
 CONFIRM_OFFSET = 2
 """The confirmation seeds are the search's seed + 2 (the verification's are seed + 1)."""
-ORDER_PENALTY = 100.0
-"""``tpe``'s scalar objective: percentage points charged per new pair out of order."""
-LEX_WEIGHT = 0.01
-"""``tpe``'s scalar objective: percentage points charged per unit of change cost."""
 STUDY_FILE = "study.journal"
 TRIAL_RUN_DIR = "trial_run"
 
 
-# ---------------------------------------------------------------- statistics per trial
-def _shifts(stats: dict, targets, tolerance_pp: float, by_estimate=None) -> np.ndarray:
-    """Signed change of win diff (fraction) that brings each card's interval (or, for the cards
-    of the mask ``by_estimate`` ``bool (cards,)``, its estimate) to the band: negative when it
-    lies above, positive below, 0 inside, ``float64 (cards, players)``."""
-    t = np.asarray(targets, np.float64)[None, :] / 100.0
-    w = float(tolerance_pp) / 100.0
-    wd = stats["wd"]
-    in_play = stats["in_play"] > 0
-    never = in_play & ~np.isfinite(wd)
-    lo = np.where(never, 0.0, stats["lo"])
-    hi = np.where(never, 0.0, stats["hi"])
-    if by_estimate is not None:
-        m = np.asarray(by_estimate, bool)[:, None]
-        est = np.where(never, 0.0, wd)
-        lo, hi = np.where(m, est, lo), np.where(m, est, hi)
-    with np.errstate(invalid="ignore"):
-        up = np.maximum(0.0, (t - w) - hi)
-        down = np.minimum(0.0, (t + w) - lo)
-    shift = np.where(up > 0, up, down)
-    return np.where(in_play & np.isfinite(shift), shift, 0.0)
-
-
-def win_diff_violation(stats: dict, targets, tolerance_pp: float, by_estimate=None
-                       ) -> np.ndarray:
-    """Distance off the band per card and player count, percentage points beyond the band's
-    edge, ``float64 (cards, players)``: from the card's 95% interval (``stats["lo"]``..
-    ``stats["hi"]``, fractions) to the band ``targets +- tolerance`` (``targets``
-    ``(players,)``, percentage points), 0 when they overlap or the card was never in play; a
-    card in play but never caught counts as a win diff of 0. For the cards of the mask
-    ``by_estimate`` (``bool (cards,)``: the candidates, which must be brought *into* the band)
-    the distance of the estimate ``stats["wd"]`` instead. Uncorrected: see
-    :func:`experiments.lure.rebalance_stats.off_band` for the corrected verdict."""
-    return 100.0 * np.abs(_shifts(stats, targets, tolerance_pp, by_estimate))
-
-
-def _slope(stats: dict, points: np.ndarray) -> float:
-    """Win diff gained per card point, the least-squares slope across the start deck's cards
-    (mean over player counts), clipped to 0.005..0.06; 0.02 when it cannot be estimated."""
-    slopes = []
-    for k in range(stats["wd"].shape[1]):
-        y = stats["wd"][:, k]
-        ok = np.isfinite(y)
-        if ok.sum() >= 2 and np.ptp(points[ok]) > 0:
-            slopes.append(np.polyfit(points[ok].astype(float), y[ok], 1)[0])
-    s = float(np.mean(slopes)) if slopes else 0.02
-    return float(np.clip(s, 0.005, 0.06)) if np.isfinite(s) else 0.02
-
-
-def median_targets(stats: dict, target: float | None = None) -> np.ndarray:
-    """Band centres per player count, percentage points ``float64 (players,)``: ``target``
-    when given, else the median over the cards of ``stats["wd"]`` (fractions,
-    ``(cards, players)``) of that deck. A deck's own median: a broken card that decides every
-    game depresses every other card's win diff, so the start deck's median would misplace the
-    band once it is fixed."""
-    n = np.asarray(stats["wd"]).shape[1]
-    if target is not None:
-        return np.full(n, float(target))
-    return np.array([float(np.nanmedian(stats["wd"][:, k]) * 100) for k in range(n)])
-
-
-def screen_and_confirm(stats_search: dict, stats_confirm: dict | None, targets,
-                       tolerance_pp: float, correction: str, alpha: float):
-    """The evidence rule (module docstring). ``stats_*``: :func:`card_arrays` of the start
-    deck on the search's and the confirmation seeds; ``stats_confirm`` ``None``: nothing is
-    flagged, nothing to confirm. Returns ``(flagged, confirmed)``, ``bool (cards, players)``
-    each: off the band after the correction on the search's seeds, and those of them off
-    again, on the same side, on the confirmation seeds (corrected over the flagged cells)."""
-    flagged = off_band(stats_search, targets, tolerance_pp, correction, alpha)
-    if stats_confirm is None or not flagged.any():
-        return flagged, np.zeros_like(flagged)
-    _, side_s = band_pvalues(stats_search, targets, tolerance_pp)
-    _, side_c = band_pvalues(stats_confirm, targets, tolerance_pp)
-    again = off_band(stats_confirm, targets, tolerance_pp, correction, alpha, cells=flagged)
-    return flagged, again & (side_s == side_c)
-
-
-def scalar_objective(violation: float, cost: float, inversions: int) -> float:
-    """The one number a trial reports to optuna (and ``trials.csv``, ``search.png``):
-    ``violation + 100 x new inversions + 0.01 x change cost`` (percentage points). The chosen
-    trial is picked by :func:`lex_key`, not by this number."""
-    return float(violation) + ORDER_PENALTY * int(inversions) + LEX_WEIGHT * float(cost)
-
-
-def lex_key(attrs: dict, number: int, allow_reorder: bool = False) -> tuple:
-    """Lexicographic rank of a trial from its user attributes: ``(new inversions (0 with
-    allow_reorder), candidates off their band, other cards pushed off theirs, changed cards,
-    change cost, violation rounded to 0.1 pp, number)``; smaller is better. A change that does
-    not bring its card into the band therefore never pays for itself: the cards that cannot be
-    fixed stay as they were."""
-    inv = 0 if allow_reorder else int(attrs.get("inversions", 0))
-    return (inv, int(attrs.get("candidates_off", 0)), int(attrs.get("others_off", 0)),
-            int(attrs["changed_cards"]),
-            round(float(attrs["change_cost"]), 6), round(float(attrs["violation"]), 1),
-            int(number))
-
-
-# ---------------------------------------------------------------- the study's context
-@dataclass
-class _Study:
-    """The win-diff search's fixed context."""
-
-    start: D.Deck
-    ids: list[str]
-    players: list[int]
-    deep: bool
-    agents: list[str]
-    n_games: int
-    seed: int
-    batch_size: int
-    n_jobs: int
-    tol: float
-    correction: str = "holm"
-    alpha: float = 0.05
-    allow_reorder: bool = False
-    method: str = "model"
-    targets: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the start deck's
-    fixed_target: float | None = None                    # the goal's target, or None: median
-    space: dict = field(default_factory=dict)          # param -> optuna distribution
-    start_values: dict = field(default_factory=dict)   # param -> start value
-    slope: float = 0.02
-    run_dir: Path | None = None
-    start_stats: dict = field(default_factory=dict)    # the start deck's, encoded
-    mask: np.ndarray | None = None                      # bool (cards,): the candidates
-    guard: np.ndarray | None = None                     # bool (cards,): must stay in band
-    difficulty: np.ndarray | None = None                # float64 (cards,): start deck
-    allowed: np.ndarray | None = None                   # bool (cards, cards): old inversions
-    odds: object = None                                 # OptionOdds for changed cn/reqs
-    points_range: tuple[int, int] = (0, 0)              # the points a changed card may carry
-    screen_stats: dict = field(default_factory=dict)    # the start deck's on the screen
-    front_steps: list | None = None                     # the front's proposals, once
-
-    def deck(self, params: dict) -> D.Deck:
-        """The start deck with the trial's ``params`` (``"ID:field" -> value``) applied."""
-        rows = self.start.rows()
-        for name, value in params.items():
-            cid, f = name.split(":")
-            rows[self.start.index(cid)][f] = value
-        return D.deck_from_rows(rows, source=self.start.source)
-
-    def evaluate(self, deck: D.Deck, seed: int | None = None, n_games: int | None = None
-                 ) -> dict:
-        """:func:`card_arrays` of ``deck`` on the search's seeds (common random numbers), or
-        on ``seed``; ``n_games`` per player count (default the trials' :attr:`n_games`)."""
-        sim, _, _ = simulate(deck, self.players, self.deep, self.agents,
-                             self.n_games if n_games is None else int(n_games),
-                             self.seed if seed is None else seed, n_jobs=self.n_jobs,
-                             batch_size=self.batch_size, out_dir=self.run_dir, overwrite=True)
-        return card_arrays(sim, self.ids, self.players)
-
-    def targets_of(self, stats: dict) -> np.ndarray:
-        """The band centres ``(players,)`` (pp) of a deck with statistics ``stats``: the
-        goal's target, or the median card's win diff of *that* deck per player count."""
-        return median_targets(stats, self.fixed_target)
-
-    def points_difficulty(self, params: dict) -> tuple[np.ndarray, np.ndarray]:
-        """``(points, difficulty)`` ``float64 (cards,)`` of the trial's deck."""
-        pts = np.array([self.start.points[self.start.index(c)] for c in self.ids], np.float64)
-        d = self.difficulty.copy()
-        rows = {}
-        for name, value in params.items():
-            cid, f = name.split(":")
-            j = self.ids.index(cid)
-            if f == "points":
-                pts[j] = value
-            elif f in ("catch_number", "requirements"):
-                rows.setdefault(j, {})[f] = value
-        for j, ch in rows.items():
-            r = self.start.rows()[self.start.index(self.ids[j])]
-            cn = int(ch.get("catch_number", r["catch_number"]))
-            req = D.parse_requirements(str(ch.get("requirements", r["requirements"])))
-            d[j] = float(self.odds([(cn, req)])[0])
-        return pts, d
-
-    def cost(self, params: dict) -> tuple[int, float]:
-        """``(changed cards, change cost)`` of ``params`` against the start deck."""
-        changed, cost = set(), 0.0
-        for name, value in params.items():
-            s = self.start_values[name]
-            if value != s:
-                cid, f = name.split(":")
-                changed.add(cid)
-                step = abs(value - s) if f in ("points", "catch_number") else 1
-                cost += FIELD_COST[f] * step
-        return len(changed), CARD_COST * len(changed) + cost
-
-    def score(self, params: dict, stats: dict) -> dict:
-        """Violation (pp beyond the bands' edges), new inversions, changed cards, change cost
-        and the scalar objective of a trial (module docstring)."""
-        tg = self.targets_of(stats)
-        v_cand = win_diff_violation(stats, tg, self.tol, self.mask)
-        v_cand = np.where(self.mask[:, None], v_cand, 0.0)
-        off = off_band(stats, tg, self.tol, self.correction, self.alpha)
-        v_guard = np.where(self.guard[:, None] & off,
-                           win_diff_violation(stats, tg, self.tol), 0.0)
-        v = float(v_cand.sum() + v_guard.sum())
-        cand_off = int((v_cand.sum(axis=1) > 0).sum())
-        guard_off = int((v_guard.sum(axis=1) > 0).sum())
-        pts, d = self.points_difficulty(params)
-        inv = 0 if self.allow_reorder else new_inversions(d, pts, self.allowed)
-        n_changed, cost = self.cost(params)
-        return {"violation": v, "cards_off": cand_off + guard_off,
-                "candidates_off": cand_off, "others_off": guard_off, "inversions": inv,
-                "changed_cards": n_changed, "change_cost": cost,
-                "objective": scalar_objective(v, cost, inv)}
-
-    def bounds(self, params: dict, cid: str) -> tuple[float, float]:
-        """The points card ``cid`` may carry in the trial's deck under the order constraint
-        (``(-inf, inf)`` with ``allow_reorder``)."""
-        if self.allow_reorder:
-            return -np.inf, np.inf
-        pts, d = self.points_difficulty(params)
-        j = self.ids.index(cid)
-        return order_bounds(j, d[j], d, pts, self.allowed)
-
-
-def _encode(stats: dict) -> dict:
-    """The statistics a trial keeps in the journal (``wd``, ``lo``, ``hi`` rounded to 1e-6,
-    ``in_play``), JSON-ready (NaN as ``None``)."""
-    return {k: [[None if not np.isfinite(x) else round(float(x), 6) for x in row]
-                for row in np.asarray(stats[k])] for k in ("wd", "lo", "hi", "in_play")}
-
-
-def _decode(d: dict) -> dict:
-    return {k: np.array([[np.nan if x is None else x for x in row] for row in v], np.float64)
-            for k, v in d.items()}
-
-
-def _space(ctx: _Study, candidates: list[str], constraints) -> None:
+def _space(ctx: SearchContext, candidates: list[str], constraints) -> None:
     """The optuna distributions of the candidates' allowed fields (model steps move points
     only; ``tpe`` samples every allowed field)."""
     from optuna.distributions import CategoricalDistribution, IntDistribution
@@ -353,20 +127,21 @@ def _space(ctx: _Study, candidates: list[str], constraints) -> None:
             ctx.start_values[name] = own
 
 
-def _best(ctx: _Study, trials):
+def _best(ctx: SearchContext, trials):
     return min(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
 
 
-def _card_slope(ctx: _Study, best, name: str, j: int, trials) -> float:
+def _card_slope(ctx: SearchContext, best, name: str, j: int, trials) -> float:
     """Win diff per point of one card: the secant through the best trial and the played
     trial whose value of ``name`` is nearest to the best's (other cards as they were there;
-    mean over player counts), when it is positive; else the deck-wide :attr:`_Study.slope`."""
+    mean over player counts), when it is positive; else the deck-wide
+    :attr:`SearchContext.slope`."""
     cur = best.params[name]
-    wd1 = _decode(best.user_attrs["stats"])["wd"][j]
+    wd1 = decode_stats(best.user_attrs["stats"])["wd"][j]
     others = sorted((abs(t.params[name] - cur), t.number, t) for t in trials or []
                     if t.params.get(name) is not None and t.params[name] != cur)
     for _, _, t in others[:1]:
-        wd2 = _decode(t.user_attrs["stats"])["wd"][j]
+        wd2 = decode_stats(t.user_attrs["stats"])["wd"][j]
         with np.errstate(invalid="ignore"):
             s = float(np.nanmean((wd1 - wd2) / (cur - t.params[name])))
         if np.isfinite(s) and s > 0.002:
@@ -374,12 +149,12 @@ def _card_slope(ctx: _Study, best, name: str, j: int, trials) -> float:
     return ctx.slope
 
 
-def _wanted_moves(ctx: _Study, best, trials=None) -> list[tuple]:
+def _wanted_moves(ctx: SearchContext, best, trials=None) -> list[tuple]:
     """Per candidate off its band in ``best``: ``(urgency, param, wanted points, clipped
     points, what clipped it)``; ``what`` is ``""``, ``"range"`` or ``"order"``. The step is
     the shift of win diff needed divided by the card's secant slope (:func:`_card_slope`)."""
-    stats = _decode(best.user_attrs["stats"])
-    shift = _shifts(stats, ctx.targets_of(stats), ctx.tol, ctx.mask)
+    stats = decode_stats(best.user_attrs["stats"])
+    shift = band_shifts(stats, ctx.targets_of(stats), ctx.tol, ctx.mask)
     out = []
     for name, dist in ctx.space.items():
         cid, f = name.split(":")
@@ -406,7 +181,7 @@ def _wanted_moves(ctx: _Study, best, trials=None) -> list[tuple]:
     return out
 
 
-def _model_steps(ctx: _Study, best, trials=None) -> list[dict]:
+def _model_steps(ctx: SearchContext, best, trials=None) -> list[dict]:
     """Proposals from a trial: every candidate off its band moved at once, then each alone
     (most off first), then one-point nudges (module docstring). A card too high at one player
     count and too low at another stays."""
@@ -418,7 +193,7 @@ def _model_steps(ctx: _Study, best, trials=None) -> list[dict]:
     return every + [{**best.params, name: new} for _, name, new in moves] + nudges
 
 
-def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
+def _prune_steps(ctx: SearchContext, best, whole: bool = False) -> list[dict]:
     """Each changed field of a trial moved one step back towards the start deck, or
     (``whole``) each changed card put back as it was in the start deck."""
     steps, cards = [], {}
@@ -433,7 +208,7 @@ def _prune_steps(ctx: _Study, best, whole: bool = False) -> list[dict]:
     return [{**best.params, **back} for back in cards.values()] if whole else steps
 
 
-def _front_steps(ctx: _Study) -> list[dict]:
+def _front_steps(ctx: SearchContext) -> list[dict]:
     """The front's proposals (``method="front"``, module docstring): one points assignment of
     the candidates per number of changed cards, from the screen's figures of the start deck;
     none when points may not change or the deck's win diffs have no slope on the points."""
@@ -465,7 +240,7 @@ def _front_steps(ctx: _Study) -> list[dict]:
     return steps
 
 
-def _proposals(ctx: _Study, trials):
+def _proposals(ctx: SearchContext, trials):
     """Model steps and one-step prunes from each of the :data:`BEAM` best trials in turn,
     then whole-card prunes from them, as ``(params, role)`` pairs."""
     beam = sorted(trials, key=lambda t: lex_key(t.user_attrs, t.number, ctx.allow_reorder))
@@ -480,12 +255,11 @@ def _key_of(params: dict) -> str:
     return json.dumps(params, sort_keys=True)
 
 
-def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
+def _run_search(ctx: SearchContext, study, n_trials: int, progress: bool) -> None:
     """Play trials until the study holds ``n_trials`` complete ones (module docstring)."""
     import optuna
     from optuna.trial import TrialState, create_trial
 
-    from experiments.tournament.tune import N_STARTUP, _trial_seed
 
     complete = TrialState.COMPLETE
     cache: dict[str, dict] = {ctx.start.sha256(): ctx.start_stats}
@@ -501,8 +275,8 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
         sha = deck.sha256()
         t0 = time.perf_counter()
         if sha not in cache:
-            cache[sha] = _encode(ctx.evaluate(deck))
-        sc = ctx.score(params, _decode(cache[sha]))
+            cache[sha] = encode_stats(ctx.evaluate(deck))
+        sc = ctx.score(params, decode_stats(cache[sha]))
         return {**sc, "deck_sha": sha, "stats": cache[sha],
                 "eval_s": time.perf_counter() - t0}
 
@@ -522,7 +296,7 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
 
     def sampler(number: int):
         return optuna.samplers.TPESampler(
-            seed=_trial_seed(ctx.seed, number), n_startup_trials=N_STARTUP, multivariate=True,
+            seed=trial_seed(ctx.seed, number), n_startup_trials=N_STARTUP, multivariate=True,
             constraints_func=lambda ft: [float(ft.user_attrs.get("inversions", 0))])
 
     # a trial cut short by a kill: finish it with its stored parameters
@@ -559,7 +333,7 @@ def _run_search(ctx: _Study, study, n_trials: int, progress: bool) -> None:
             bar.set_postfix(best=f"{_best(ctx, trials).user_attrs['violation']:.2f}pp")
 
 
-def _trials_frame(ctx: _Study, trials) -> pd.DataFrame:
+def _trials_frame(ctx: SearchContext, trials) -> pd.DataFrame:
     rows, best = [], None
     for t in sorted(trials, key=lambda t: t.number):
         k = lex_key(t.user_attrs, t.number, ctx.allow_reorder)
@@ -606,7 +380,6 @@ def _win_diff_why(cid: str, j: int, before: dict, after: dict, targets, targets_
             + f"; after the change, on the search's games: {now}")
 
 
-# ---------------------------------------------------------------- the search
 def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_size, n_jobs,
                     n_trials, settings, out, progress, *, method="model", correction="holm",
                     alpha=0.05, allow_reorder=False, odds=None, screen_games=None) -> dict:
@@ -621,32 +394,19 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
     "fixed": ids}``) and ``held`` (``{id: reason}``: candidates still off their band on the
     search's seeds in the chosen trial, with the constraint that holds them). Raises
     ``ValueError`` for a folder holding a study of other settings."""
-    import optuna
-
-    from experiments.tournament.tune import _quiet_optuna, _settings_diff, _storage
 
     cards0, _ = card_table(start, deep)
     ids = list(cards0["id"])
-    ctx = _Study(start, ids, players, deep, agents, n_games, seed, batch_size, n_jobs,
+    ctx = SearchContext(start, ids, players, deep, agents, n_games, seed, batch_size, n_jobs,
                  float(g.tolerance), correction, float(alpha), bool(allow_reorder), method,
                  run_dir=out / TRIAL_RUN_DIR)
     ctx.difficulty = cards0["difficulty"].to_numpy(np.float64)
     ctx.allowed = inverted_pairs(ctx.difficulty, cards0["points"].to_numpy(np.float64))
     ctx.odds = odds
-    with _quiet_optuna():
-        study = optuna.create_study(storage=_storage(out / STUDY_FILE), study_name="rebalance",
-                                    direction="minimize", load_if_exists=True)
-        mine = json.loads(json.dumps(settings))
-        stored = study.user_attrs.get("settings")
-        if stored is None and study.trials:
-            raise ValueError(f"{out / STUDY_FILE} holds a study without boardlab settings: "
-                             f"choose another --out, or --force to start over")
-        if stored is not None and stored != mine:
-            raise ValueError(f"{out} holds a study with other settings "
-                             f"({_settings_diff(stored, mine)}): use another --out, or --force "
-                             f"to start over")
-        if stored is None:
-            study.set_user_attr("settings", mine)
+    import optuna
+
+    with quiet_optuna():
+        study, _ = open_study(out / STUDY_FILE, "rebalance", "minimize", settings, out)
         base = study.user_attrs.get("baseline")
         if base is None:  # the start deck: the trials' start, the screen, the confirmation
             stats = ctx.evaluate(start)
@@ -655,13 +415,14 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
             points = start.points[[start.index(c) for c in ids]].astype(float)
             tg = median_targets(scr, g.target).tolist()
             flagged = off_band(scr, tg, ctx.tol, correction, alpha)
-            conf = (_encode(ctx.evaluate(start, seed + CONFIRM_OFFSET, n_games=sg))
+            conf = (encode_stats(ctx.evaluate(start, seed + CONFIRM_OFFSET, n_games=sg))
                     if flagged.any() else None)
-            base = {"stats": _encode(stats), "screen": None if scr is stats else _encode(scr),
-                    "confirm": conf, "targets": tg, "slope": _slope(scr, points)}
+            base = {"stats": encode_stats(stats),
+                    "screen": None if scr is stats else encode_stats(scr), "confirm": conf,
+                    "targets": tg, "slope": win_diff_per_point(scr, points)}
             study.set_user_attr("baseline", base)
-        stats0 = _decode(base["screen"] if base.get("screen") is not None else base["stats"])
-        conf0 = _decode(base["confirm"]) if base["confirm"] is not None else None
+        stats0 = decode_stats(base["screen"] if base.get("screen") is not None else base["stats"])
+        conf0 = decode_stats(base["confirm"]) if base["confirm"] is not None else None
         ctx.start_stats = base["stats"]
         ctx.targets = np.array(base["targets"], np.float64)
         ctx.fixed_target = g.target
@@ -684,7 +445,7 @@ def win_diff_search(start, cons, g, players, deep, agents, n_games, seed, batch_
                                   states=(optuna.trial.TrialState.COMPLETE,))
         best = _best(ctx, trials)
         proposed = ctx.deck(best.params)
-        best_stats = _decode(best.user_attrs["stats"])
+        best_stats = decode_stats(best.user_attrs["stats"])
     why = {}
     tg_best = ctx.targets_of(best_stats)
     for name in ctx.space:
@@ -717,7 +478,7 @@ def _need(want, lo: int, hi: int) -> str:
     return f"about {want} point{'s' if want != 1 else ''}"
 
 
-def _held(ctx: _Study, best, stats: dict, cons, n_trials: int, n_played: int,
+def _held(ctx: SearchContext, best, stats: dict, cons, n_trials: int, n_played: int,
           trials=None) -> dict:
     """``{id: reason}`` for every candidate whose estimate stays off its band in the chosen
     trial (the search's seeds), with the constraint that holds it."""

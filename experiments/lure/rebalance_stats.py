@@ -6,9 +6,10 @@ points in the order of their difficulty.
   catcher win advantage lies inside the band ``target +- tolerance``", from its estimate and
   its 95% Newcombe interval (normal approximation; the interval's half-width on the side of the
   band is read as 1.96 standard errors).
-* :func:`holm` (Holm 1979, family-wise error rate) and :func:`benjamini_hochberg`
-  (Benjamini & Hochberg 1995, false discovery rate) over all the tested cells (every card in
-  play x every player count): :func:`off_band` combines them.
+* :func:`off_band`: the cards off their band after Holm's procedure (Holm 1979, family-wise
+  error rate) or Benjamini-Hochberg's (1995, false discovery rate) over all the tested cells
+  (every card in play x every player count): :func:`experiments.stats.holm_rejections`,
+  :func:`experiments.stats.benjamini_hochberg_rejections`.
 * :func:`order_bounds`, :func:`new_inversions`: the order constraint (points do not decrease
   as the exact difficulty increases, except for pairs of cards the designer already had out of
   order); :func:`kendall_tau`: the rank agreement of points and difficulty (Kendall 1945
@@ -19,13 +20,18 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CORRECTIONS", "Z95", "band_pvalues", "holm", "benjamini_hochberg", "off_band",
-           "inverted_pairs", "new_inversions", "order_bounds", "kendall_tau"]
+from experiments.stats import (
+    Z95,
+    benjamini_hochberg_rejections,
+    holm_rejections,
+    outside_band_pvalues,
+)
+
+__all__ = ["CORRECTIONS", "band_pvalues", "off_band", "inverted_pairs", "new_inversions",
+           "order_bounds", "kendall_tau"]
 
 CORRECTIONS = ("holm", "bh")
 """Multiple-comparison corrections: Holm (1979) and Benjamini-Hochberg (1995)."""
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 D_TIE = 1e-9
 """Difficulties closer than this are a tie (no order between the two cards)."""
 
@@ -54,54 +60,13 @@ def band_pvalues(stats: dict, targets, tolerance_pp: float) -> tuple[np.ndarray,
     in_play = np.asarray(stats["in_play"], np.float64) > 0
     never = in_play & ~np.isfinite(wd)
     est = np.where(never, 0.0, wd)
-    above, below = est > t + w, est < t - w
     with np.errstate(invalid="ignore", divide="ignore"):
         se_a = np.where(never, 0.0, (wd - lo) / Z95)
         se_b = np.where(never, 0.0, (hi - wd) / Z95)
-        z = np.where(above, (est - (t + w)) / se_a, np.where(below, ((t - w) - est) / se_b, 0))
-    from scipy.stats import norm
-
-    p = np.where(above | below, norm.sf(np.where(np.isfinite(z), z, np.inf)), 1.0)
+    p, side = outside_band_pvalues(est, se_a, se_b, t - w, t + w)
     p = np.where(in_play, p, np.nan)
-    side = np.where(above & in_play, 1, np.where(below & in_play, -1, 0)).astype(np.int8)
+    side = np.where(in_play, side, 0).astype(np.int8)
     return p, side
-
-
-def holm(p, alpha: float = 0.05) -> np.ndarray:
-    """Holm's step-down procedure (Holm 1979): reject the hypotheses of the sorted p-values
-    ``p_(1) <= p_(2) <= ...`` while ``p_(i) <= alpha / (m - i + 1)``; ``m`` counts the
-    finite p-values (NaN: not tested, never rejected). Controls the family-wise error rate at
-    ``alpha`` under any dependence. ``p``: array of any shape; returns ``bool`` of its
-    shape."""
-    p = np.asarray(p, np.float64)
-    flat = p.ravel()
-    ok = np.flatnonzero(np.isfinite(flat))
-    out = np.zeros(flat.shape, bool)
-    m = len(ok)
-    order = ok[np.argsort(flat[ok], kind="stable")]
-    for i, k in enumerate(order):
-        if flat[k] > alpha / (m - i):
-            break
-        out[k] = True
-    return out.reshape(p.shape)
-
-
-def benjamini_hochberg(p, alpha: float = 0.05) -> np.ndarray:
-    """The Benjamini-Hochberg step-up procedure (Benjamini & Hochberg 1995): reject the ``k``
-    smallest p-values, ``k`` the largest ``i`` with ``p_(i) <= i alpha / m`` (``m`` finite
-    p-values; NaN never rejected). Controls the false discovery rate at ``alpha`` for
-    independent or positively dependent tests. Returns ``bool`` of ``p``'s shape."""
-    p = np.asarray(p, np.float64)
-    flat = p.ravel()
-    ok = np.flatnonzero(np.isfinite(flat))
-    out = np.zeros(flat.shape, bool)
-    m = len(ok)
-    if m:
-        order = ok[np.argsort(flat[ok], kind="stable")]
-        below = np.flatnonzero(flat[order] <= alpha * np.arange(1, m + 1) / m)
-        if len(below):
-            out[order[: below[-1] + 1]] = True
-    return out.reshape(p.shape)
 
 
 def off_band(stats: dict, targets, tolerance_pp: float, correction: str = "holm",
@@ -114,9 +79,9 @@ def off_band(stats: dict, targets, tolerance_pp: float, correction: str = "holm"
     if cells is not None:
         p = np.where(np.asarray(cells, bool), p, np.nan)
     if correction == "holm":
-        return holm(p, alpha)
+        return holm_rejections(p, alpha)
     if correction == "bh":
-        return benjamini_hochberg(p, alpha)
+        return benjamini_hochberg_rejections(p, alpha)
     raise ValueError(f"bad --correction {correction!r}: expected one of {', '.join(CORRECTIONS)}")
 
 

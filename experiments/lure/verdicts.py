@@ -1,6 +1,6 @@
 """Card verdicts from simulated games, and how they change between weaker and stronger players
-(issue 26: ``boardlab lure balance`` and ``boardlab lure rebalance`` judge the cards with strong
-players by default and say which verdicts the heuristic would have given otherwise).
+(``boardlab lure balance`` and ``boardlab lure rebalance`` judge the cards with strong players
+by default and say which verdicts the heuristic would have given otherwise).
 
 **Who plays**: :mod:`experiments.lure.defaults` (``net`` by default, compared with
 ``heuristic``; re-exported here).
@@ -94,7 +94,7 @@ def side_verdicts(sim: pd.DataFrame, ids: Sequence[str], players: Sequence[int],
     """The verdicts of one set of players' games.
 
     Args:
-        sim: per card and player count, :func:`experiments.lure.balance.simulate`'s first
+        sim: per card and player count, :func:`experiments.lure.simulation.simulate`'s first
             frame (``id``, ``players``, ``caught_rate`` and its interval ``caught_low``,
             ``caught_high``, ``win_diff`` and its
             interval, ``in_play``).
@@ -230,7 +230,7 @@ def reason_words(agents, compare) -> tuple[str, str, bool]:
 def compare_verdicts(sim: pd.DataFrame, sim_compare: pd.DataFrame, players, agents,
                      compare_agents, **kw) -> pd.DataFrame:
     """Every card's verdicts with the report's players (``sim``) and with the compared players
-    (``sim_compare``; both :func:`experiments.lure.balance.simulate` frames of the same deck
+    (``sim_compare``; both :func:`experiments.lure.simulation.simulate` frames of the same deck
     and player counts), one row per card and player count (cards in ``sim``'s order).
 
     Columns: ``id, players, agents, compare_agents`` (names, comma-joined),
@@ -337,7 +337,7 @@ def verdict_markdown(summary: pd.DataFrame, agents, compare, games: int,
     """The report's section "Verdicts: <compare> against <agents> players" (Markdown lines):
     the rules, the cards that change verdict and the cards with a verdict under either set of
     players, each with both verdicts, the reason and how far the numbers move."""
-    from experiments.lure.balance import _md_table
+    from experiments.markdown import markdown_table
 
     a, c = ", ".join(_names(agents)), ", ".join(_names(compare))
     L = [f"## Verdicts: {c} against {a} players", "",
@@ -361,9 +361,9 @@ def verdict_markdown(summary: pd.DataFrame, agents, compare, games: int,
     ch = shown[shown["changes"]]
     L += [f"**{len(ch)} card(s) change verdict.**", ""]
     if len(ch):
-        L += [_md_table(ch[list(cols)].rename(columns=cols)), ""]
+        L += [markdown_table(ch[list(cols)].rename(columns=cols)), ""]
     same = shown[~shown["changes"] & (shown["reason"] != "")]
     if len(same):
         L += ["The same verdict with both:", "",
-              _md_table(same[list(cols)].rename(columns=cols)), ""]
+              markdown_table(same[list(cols)].rename(columns=cols)), ""]
     return L

@@ -198,9 +198,9 @@ class TournamentSizes:
     rating_s: float
 
     def note(self, what: str = "deals") -> str:
-        """One line on why these sizes, for the start of a run, e.g. ``"100 deals (the field
-        includes search agent net-search-fast: fewer than 1000 so that a default run stays
-        near 10 min of one core)"``."""
+        """One line on why these sizes, for the start of a run: the deals alone, or with a
+        search agent in the field ``"<deals> deals (the field includes search agent
+        net-search-fast: sized to about <BUDGET_S as a duration> of one core)"``."""
         if not self.search or math.isnan(self.play_s):
             return f"{self.deals} {what}"
         who = ", ".join(self.search)
@@ -253,8 +253,9 @@ def winrates_defaults(game: str, refs, players, options: dict | None = None) -> 
 
 
 def format_duration(seconds: float) -> str:
-    """``"45 s"``, ``"12 min"``, ``"3.5 h"``: a rough duration for an estimate (``"?"`` for
-    NaN: speeds not measured)."""
+    """A rough duration for an estimate: in whole seconds up to a minute and a half
+    (``"<n> s"``), in whole minutes up to an hour and a half (``"<n> min"``), else in hours with
+    one decimal (``"<x.x> h"``); ``"?"`` for NaN (speeds not measured)."""
     if math.isnan(seconds):
         return "?"
     if seconds < 90:

@@ -17,6 +17,7 @@ import pytest
 from engines.lure.decks import default_deck, deck_from_rows, load_deck
 from experiments import cli
 from experiments.lure import rebalance as R
+from experiments.lure import rebalance_search
 from experiments.lure.balance import card_table
 
 # base cards of the default deck re-pointed onto points = 3.5 x difficulty (each within 0.35 of
@@ -128,7 +129,7 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
     kw = dict(WD_KW, n_games=300, verify_games=50, batch_size=150, n_trials=7, plots=False,
               method=method, screen_games=300)
     R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
-    real = R._Study.evaluate
+    real = rebalance_search.SearchContext.evaluate
     hit = []
 
     def interrupted(self, deck, seed=None, n_games=None):
@@ -137,11 +138,11 @@ def test_study_resumes_after_an_interruption_with_identical_results(tmp_path, fl
             raise KeyboardInterrupt
         return real(self, deck, seed, n_games)
 
-    monkeypatch.setattr(R._Study, "evaluate", interrupted)
+    monkeypatch.setattr(rebalance_search.SearchContext, "evaluate", interrupted)
     with pytest.raises(KeyboardInterrupt):
         R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert hit and not (tmp_path / "cut" / "trials.csv").exists()
-    monkeypatch.setattr(R._Study, "evaluate", real)
+    monkeypatch.setattr(rebalance_search.SearchContext, "evaluate", real)
     res = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert _run_outputs(tmp_path / "cut") == _run_outputs(tmp_path / "whole")
     assert len(res.trials) == (7 if method == "tpe" else len(
@@ -368,15 +369,6 @@ def test_default_deck_flags_stay_and_broken_cards_do_not_move_the_curve(tmp_path
     assert (a["fitted_points"] - b["fitted_points"])[keep].abs().max() < 0.2
 
 
-def test_holm_and_benjamini_hochberg():
-    from experiments.lure.rebalance_stats import benjamini_hochberg, holm
-
-    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
-    assert holm(p, 0.05).tolist() == [True, False, False, True, False]  # 0.03 > 0.05/2 stops
-    assert benjamini_hochberg(p, 0.05).tolist() == [True, True, True, True, False]
-    assert not holm(np.full(120, 0.01)).any() and holm(np.full(3, 0.01)).all()
-
-
 def test_curve_goal_on_the_broken_deck_fixes_b26(tmp_path):
     res = R.rebalance(load_deck(_issue27_deck(tmp_path)), "curve", players=(2,),
                       verify_games=40, batch_size=40, out=tmp_path / "c", plots=False,
@@ -404,12 +396,12 @@ def test_verification_killed_midway_resumes_byte_for_byte(tmp_path, flat_deck, m
     """A rebalance killed while the proposed deck is played on the fresh seeds (the search
     done and stored), then run again, writes the same deck, changes, trials and per-card
     verdicts, byte for byte, as an uninterrupted run; the exit status is the same."""
-    from experiments.lure import rebalance_report as RR
+    from experiments.lure import rebalance_verify
 
     kw = dict(WD_KW, n_games=300, verify_games=120, batch_size=60, n_trials=5, plots=False,
               allow_reorder=True)
     whole = R.rebalance(flat_deck, out=tmp_path / "whole", **kw)
-    real = RR.simulate
+    real = rebalance_verify.simulate
     calls = []
 
     def killed(deck, *a, **k):
@@ -418,11 +410,11 @@ def test_verification_killed_midway_resumes_byte_for_byte(tmp_path, flat_deck, m
             raise KeyboardInterrupt
         return real(deck, *a, **k)
 
-    monkeypatch.setattr(RR, "simulate", killed)
+    monkeypatch.setattr(rebalance_verify, "simulate", killed)
     with pytest.raises(KeyboardInterrupt):
         R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     assert not (tmp_path / "cut" / "metadata.json").exists()
-    monkeypatch.setattr(RR, "simulate", real)
+    monkeypatch.setattr(rebalance_verify, "simulate", real)
     again = R.rebalance(flat_deck, out=tmp_path / "cut", **kw)
     for name in ("deck.csv", "changes.csv", "trials.csv", "cards.csv"):
         assert ((tmp_path / "cut" / name).read_bytes()
@@ -437,7 +429,8 @@ def test_fresh_seed_verdict_is_the_corrected_rule_noise_alone_flags_nothing():
     fresh seeds' precision (0.4 pp), is flagged at every player count. The verification's
     ``off_goal`` is this verdict (:func:`off_band`)."""
     from experiments.lure.rebalance_search import win_diff_violation
-    from experiments.lure.rebalance_stats import Z95, off_band
+    from experiments.lure.rebalance_stats import off_band
+    from experiments.stats import Z95
 
     rng = np.random.default_rng(3)
     targets, tol = np.array([13.0, 12.0, 13.0, 12.5]), 5.0
@@ -483,9 +476,10 @@ def test_the_screen_has_the_power_of_the_check(tmp_path, flat_deck):
     assert meta["settings"]["screen_games"] == 400 and meta["screen_games"] == 400
     assert "the screen and the confirmation: 400 games per player count" in (
         res.out / "report.md").read_text()
-    from experiments.tournament.tune import _storage
+    from experiments.optuna_study import journal_storage
 
-    study = optuna.load_study(study_name="rebalance", storage=_storage(res.out / R.STUDY_FILE))
+    study = optuna.load_study(study_name="rebalance",
+                              storage=journal_storage(res.out / R.STUDY_FILE))
     base = study.user_attrs["baseline"]
     assert base["screen"] is not None
     assert 200 < max(max(r) for r in base["screen"]["in_play"]) <= 400

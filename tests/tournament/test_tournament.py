@@ -278,15 +278,15 @@ def test_default_folder_names_the_rules_options():
     name is the committed results' (agents only)."""
     from pathlib import Path
 
-    from experiments.tournament.run import default_out_dir
+    from experiments.outputs import tournament_out_dir
 
-    plain = default_out_dir("rats", 4, ["random", "greedy", "heuristic"])
+    plain = tournament_out_dir("rats", 4, ["random", "greedy", "heuristic"])
     assert plain == Path("results/rats/tournaments/4p_random-greedy-heuristic")
     assert plain.is_dir()  # the committed tournament
-    expert = default_out_dir("river-rats", 4, ["greedy", "heuristic", "peek"],
-                             options={"difficulty": "expert"})
+    expert = tournament_out_dir("river-rats", 4, ["greedy", "heuristic", "peek"],
+                                options={"difficulty": "expert"})
     assert expert.name == "4p_greedy-heuristic-peek_difficulty_expert"
-    assert default_out_dir("rats", 4, ["a", "b"], options={"x": 1, "a": True}).name \
+    assert tournament_out_dir("rats", 4, ["a", "b"], options={"x": 1, "a": True}).name \
         == "4p_a-b_a_True_x_1"
 
 

@@ -14,6 +14,9 @@ import pytest
 
 import experiments.tournament.games as G
 import experiments.tournament.tune as T
+import experiments.tournament.tuning.study as tuning_study
+from experiments.optuna_study import journal_storage
+from experiments.outputs import tuning_out_dir
 from experiments.cli import main
 from experiments.tournament.games import AgentRef, get_adapter
 from experiments.tournament.run import run_tournament
@@ -226,7 +229,7 @@ def test_a_killed_study_resumes_to_the_same_result(tmp_path, monkeypatch, sample
               validate_deals=0, agents_root=tmp_path, progress=False)
     whole = tune("recurring", "heuristic", name="whole", **kw)
 
-    real = T._evaluate_one
+    real = tuning_study._evaluate_one
     calls = []
 
     def dies_in_trial_8(x, ctx):
@@ -235,11 +238,11 @@ def test_a_killed_study_resumes_to_the_same_result(tmp_path, monkeypatch, sample
             raise KeyboardInterrupt
         return real(x, ctx)
 
-    monkeypatch.setattr(T, "_evaluate_one", dies_in_trial_8)
+    monkeypatch.setattr(tuning_study, "_evaluate_one", dies_in_trial_8)
     with pytest.raises(KeyboardInterrupt):
         tune("recurring", "heuristic", name="killed", **kw)
-    monkeypatch.setattr(T, "_evaluate_one", real)
-    study = optuna.load_study(study_name="tune", storage=T._storage(
+    monkeypatch.setattr(tuning_study, "_evaluate_one", real)
+    study = optuna.load_study(study_name="tune", storage=journal_storage(
         tmp_path / "recurring" / "tuning" / "killed" / T.STUDY_FILE))
     states = [t.state for t in study.trials]
     assert states.count(optuna.trial.TrialState.COMPLETE) == 7
@@ -283,7 +286,7 @@ def test_other_settings_are_refused_unless_forced(tmp_path):
 def test_integer_parameters_are_tuned_as_integers(tmp_path, monkeypatch):
     """A search agent's ``simulations`` is sampled as an integer in its rule range (the
     objective is replaced by a cheap function of the vector: no games are played)."""
-    monkeypatch.setattr(T, "_evaluate_one",
+    monkeypatch.setattr(tuning_study, "_evaluate_one",
                         lambda x, ctx: (-abs(x[0] - 37.0) - abs(x[3] - 1.0), 0.0))
     r = tune("rats", "ismcts", field_agents="greedy", n_players=3, n_deals=4,
              n_trials=T.N_STARTUP + 15, tune_params="simulations,exploration",
@@ -415,7 +418,7 @@ def test_the_agent_store_does_not_depend_on_the_current_folder(tmp_path, monkeyp
     monkeypatch.setenv("BOARDLAB_AGENTS_DIR", str(tmp_path / "env"))
     assert G.agents_dir("rats") == tmp_path / "env" / "rats" / "agents"
     assert G.agents_dir("rats", tmp_path / "arg") == tmp_path / "arg" / "rats" / "agents"
-    assert T.default_out_dir("river-rats", "x") == tmp_path / "env" / "river_rats" / "tuning" / "x"
+    assert tuning_out_dir("river-rats", "x") == tmp_path / "env" / "river_rats" / "tuning" / "x"
     # an agent in the store shadows a committed one of the same name
     shadow = tmp_path / "env" / "rats" / "agents" / "heuristic_tuned.json"
     shadow.parent.mkdir(parents=True)
@@ -448,8 +451,8 @@ def test_an_agent_is_saved_only_with_a_significant_gain(tmp_path, monkeypatch, v
     """With --out X from another folder: nothing is written in the current folder, the best
     vector is in X/agent.json, and the store gets the agent only when the fresh-deal gain is
     significant (or --save-anyway); then it is usable by name from any folder."""
-    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: (-abs(x[6] + 2.0), 0.01))
-    monkeypatch.setattr(T, "_validate", _fake_check(verdict, diff, p))
+    monkeypatch.setattr(tuning_study, "_evaluate_one", lambda x, ctx: (-abs(x[6] + 2.0), 0.01))
+    monkeypatch.setattr(T, "check_on_fresh_deals", _fake_check(verdict, diff, p))
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     monkeypatch.chdir(cwd)
@@ -480,7 +483,7 @@ def test_no_importance_picture_when_nothing_beat_the_start(tmp_path, monkeypatch
     """A study whose best trial is the start draws no importance picture and says why (in the
     summary and meta.json); one that improves draws it."""
     x0 = get_adapter("recurring").registry_params("heuristic")
-    monkeypatch.setattr(T, "_evaluate_one",
+    monkeypatch.setattr(tuning_study, "_evaluate_one",
                         lambda x, ctx: (-float(np.sum((x - x0) ** 2)), 0.01))
     kw = dict(field_agents="greedy", n_players=3, n_deals=4, n_trials=8,
               tune_params="pass_bias,empties", sampler="random", validate_deals=0,
@@ -493,7 +496,7 @@ def test_no_importance_picture_when_nothing_beat_the_start(tmp_path, monkeypatch
     assert "importance: not drawn: no trial beat the start" in r.summary()
     assert json.loads((out / "meta.json").read_text())["importances_note"] == r.importances_note
     i = list(get_adapter("recurring").param_names).index("pass_bias")
-    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: (float(x[i]), 0.01))
+    monkeypatch.setattr(tuning_study, "_evaluate_one", lambda x, ctx: (float(x[i]), 0.01))
     r = tune("recurring", "heuristic", name="better", **kw)
     assert r.best_objective > r.start_objective and r.importances_note == ""
     assert (Path(r.out_dir) / "importances.png").stat().st_size > 0
@@ -506,7 +509,7 @@ def test_no_importance_picture_when_nothing_beat_the_start(tmp_path, monkeypatch
     {"meta.json": "{not json"},
 ])
 def test_a_folder_with_other_results_is_refused_and_left_alone(tmp_path, monkeypatch, content):
-    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
+    monkeypatch.setattr(tuning_study, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
     out = tmp_path / "X"
     out.mkdir()
     for name, text in content.items():
@@ -523,7 +526,7 @@ def test_a_committed_study_answers_from_its_folder(tmp_path, monkeypatch):
     """The committed River Rats study (meta.json of the former layout) is a finished run: the
     same command answers from it, plays nothing and changes nothing; other settings are
     refused."""
-    monkeypatch.setattr(T, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
+    monkeypatch.setattr(tuning_study, "_evaluate_one", lambda x, ctx: pytest.fail("played"))
     folder = REPO / "results" / "river_rats" / "tuning" / "heuristic_tuned"
     before = _checksums(folder)
     kw = dict(n_players=4, n_deals=3000, n_trials=50, seed=2026, batch_size=500,
