@@ -25,7 +25,7 @@ from agents.policy import Agent, agents_module, get_spec, resolve, table_aux
 from agents.precompile import policies_of_table, prepare_loop
 from agents.table_loop import run_table
 from engines.protocol import GAME_IDS, chance, core_of, game_class, normalize_game_name
-from engines.protocol.game import _absent_seat_field
+from engines.protocol.game import absent_seat_field
 from engines.protocol.kernels import call_literals
 
 __all__ = ["play_games_user", "run_games", "play_batch", "play_stepwise", "game_of_config",
@@ -172,7 +172,7 @@ def play_batch(config, policies, n_games: int, seed: int = 0, params=None,
         cols[f"return_{p}"] = ret[:, p]
     n = ret.shape[1]  # per-seat fields of absent seats ("place_4" at 4 players) are dropped
     for j, c in enumerate(C.OUTCOME_FIELDS):
-        if not _absent_seat_field(c, n):
+        if not absent_seat_field(c, n):
             cols[c] = out[:, j]
     df = pd.DataFrame(cols)  # one frame from one dict: a tenth of the old frame-building time
     finish = getattr(importlib_game(game), "finish_frame", None)

@@ -357,7 +357,7 @@ _MAX_ADJUST_VECTORS = 833
 @njit(cache=True)
 def plan_adjust(state, p):
     """The heuristic family's target dice for seat ``p``'s adjusts, packed 5 bits per slot
-    (``sum(value[s] << 5 s)``, 0 for an unrolled slot): the first adjust vector, in
+    (``sum(value[s] << (5 * s))``, 0 for an unrolled slot): the first adjust vector, in
     depth-first order (slot 0 first, most negative first), of the most points of the table's
     fish met, among those of at most ``min(k, 3)`` steps from the raw roll (``k`` the adjusts
     played; with the parity of ``k`` when adjusts must be used) that stay on the faces."""

@@ -229,7 +229,7 @@ def specs(game: str) -> dict[str, PolicySpec]:
     agents = contract(game)
     key = (agents.game, id(agents.specs), has_net, str(value_path(game)))
     reg = _SPECS_CACHE.get(key)
-    if reg is None:  # built once per game (it took 1 ms, a tenth of a 2,000-game table)
+    if reg is None:  # built once per game (rebuilding it per table was a visible cost)
         net = (net_spec(game),) if has_net else ()
         reg = {s.name: s for s in agents.specs + net + search_specs(game)
                + (net_search_specs(game) if has_net else ())}

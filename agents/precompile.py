@@ -2,8 +2,8 @@
 
 On a cold kernel cache (a new machine, a fresh install, any edit of ``engines``/``agents``),
 the first call of the compiled game loop (:mod:`agents.loop`) compiles the rules core, the
-seated policies and the loop around them in one process: about 75-95 s for River Rats with
-four ``heuristic`` seats on the 2-core reference machine, half of it the policy.
+seated policies and the loop around them in one process (for River Rats with four
+``heuristic`` seats, about half of it the policy; figures in docs/benchmarks.md).
 :func:`prepare_loop` splits that work. When a seated shipped policy is not in this machine's
 kernel cache, a second Python process (``python -m agents.precompile <game> <policy>...``)
 compiles it at the one policy signature of :mod:`agents.policy` and writes it to the cache,

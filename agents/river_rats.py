@@ -38,7 +38,7 @@ market card is taken for a slot; ``b_gt2``/``b_gt1`` chance to beat the Rat when
 
 Speed (``heuristic`` is also the rollout policy of the search agents): a decision
 builds the acting player's context once (:func:`build_context`, straight from the piles it may
-see), then scores only what its legal actions need, each score once (:func:`_values`: the
+see), then scores only what its legal actions need, each score once (:func:`action_values`: the
 collective hand as it is, and with each card of the hand or market added, memoized per
 decision). :func:`score` computes a plan's completion chance only when the plan could still
 raise the best value found so far, reads the chance per slot of a suit or rank when first
@@ -68,7 +68,8 @@ from engines.river_rats import core
 __all__ = ["SPECS", "POLICY_IDS", "POLICY_LABELS", "N_PARAMS", "PARAM_NAMES",
            "DEFAULT_PARAMS", "PARAMS_WIDTH", "POLICY_FUNCTIONS", "TABLE_ORDER_POLICIES",
            "default_params", "check_params", "act", "make_aux", "random_policy", "greedy_policy",
-           "heuristic_policy", "peek_policy", "score", "build_context"]
+           "heuristic_policy", "peek_policy", "score", "build_context", "action_values",
+           "base_score", "argmax_action", "best_play_memo", "card_bit", "add_score"]
 
 POLICY_IDS = {"random": 0, "greedy": 1, "heuristic": 2, "peek": 3}
 """Policy name -> its ``kind`` in :func:`act`."""
@@ -133,8 +134,8 @@ CX_XH, CX_XL = 95, 105  # per category: beat + joker value above / not above the
 CX_SIZE = 115
 _MARGIN = 1.0 + 1e-9  # a computed _tail exceeds 1 by rounding only, far less than this
 # int64 work array: [0:32] card buffer, W_SM.. collective summary, W_H.. hand (up to 8),
-# W_MEMO: which scores of the decision are memoized (_values), W_ORDER.. the legal actions in
-# table order (_argmax)
+# W_MEMO: which scores of the decision are memoized (action_values), W_ORDER.. the legal actions in
+# table order (argmax_action)
 W_SM, W_NJ, W_NUNK, W_NC, W_NH, W_H, W_DECKTOP, W_MEMO = 32, 33, 34, 35, 36, 37, 45, 46
 W_ORDER = 48
 _MAX_LEGAL = core.MAX_LEGAL  # a module-level int: a compile-time constant for stack_i64
@@ -142,7 +143,7 @@ W_SIZE = W_ORDER + _MAX_LEGAL
 
 
 @njit(cache=True, inline="always")
-def _bit(c):
+def card_bit(c):
     """Bit of standard card ``c`` in a suit-rank mask (``16 * suit + rank``)."""
     return np.int64(1) << (16 * (c & 3) + (c >> 2))
 
@@ -183,9 +184,9 @@ def build_context(s, player, peek, prm, ctx, w):
         c = s[hb + 1 + i]
         w[W_H + i] = c
         if c < 52:
-            seen |= _bit(c)
+            seen |= card_bit(c)
     for i in range(s[core.MARKET]):
-        seen |= _bit(s[core.MARKET + 1 + i])
+        seen |= card_bit(s[core.MARKET + 1 + i])
     _count_pile(s, core.MARKET, ctx, -1, CX_MS, CX_MR)
     fd = s[core.COLL_FD] == 1
     for i in range(s[core.COLL]):
@@ -193,22 +194,22 @@ def build_context(s, player, peek, prm, ctx, w):
         if c >= 52:
             nj += 1
         elif i > 0 or not fd or peek or s[core.FD_OWNER] == player:
-            sm |= _bit(c)
-            seen |= _bit(c)
+            sm |= card_bit(c)
+            seen |= card_bit(c)
             nknown += 1
     for i in range(s[core.REVEAL]):
         c = s[core.REVEAL + 1 + i]
         if c >= 52:
             nj += 1
         else:
-            sm |= _bit(c)
-            seen |= _bit(c)
+            sm |= card_bit(c)
+            seen |= card_bit(c)
             nknown += 1
     nfd = 0
     for i in range(s[core.RAT]):
         c = s[core.RAT + 1 + i]
         if s[core.RAT_UP + i] == 1:
-            seen |= _bit(c)
+            seen |= card_bit(c)
             if not peek:
                 w[nr] = c
                 nr += 1
@@ -229,12 +230,12 @@ def build_context(s, player, peek, prm, ctx, w):
             w[W_DECKTOP] = s[core.DECK + s[core.DECK]]
     else:
         if s[core.PRED_CARD] >= 0:
-            seen |= _bit(s[core.PRED_CARD])
+            seen |= card_bit(s[core.PRED_CARD])
         for b in (core.CHARS, core.OUT):
             for i in range(s[b]):
                 c = s[b + 1 + i]
                 if c < 52:
-                    seen |= _bit(c)
+                    seen |= card_bit(c)
         ctx[CX_U] = 52 - (popcount(seen & 0x1FFF) + popcount((seen >> 16) & 0x1FFF)
                           + popcount((seen >> 32) & 0x1FFF) + popcount((seen >> 48) & 0x1FFF))
         for su in range(4):
@@ -623,13 +624,13 @@ def _coll_score(w, add, remove, L, ctx, prm):
     nj = w[W_NJ]
     nc = w[W_NC]
     if remove >= 0:
-        sm &= ~_bit(remove)
+        sm &= ~card_bit(remove)
         nc -= 1
     if add >= 52:
         nj += 1
         nc += 1
     elif add >= 0:
-        sm |= _bit(add)
+        sm |= card_bit(add)
         nc += 1
     return score(sm, nj, w[W_NUNK], nc, L, ctx, prm, w)
 
@@ -649,7 +650,7 @@ def _best_play(w, L, ctx, prm):
 # ---- the valuation of one decision, with its scores memoized ------------------------------------
 F_ADD = CX_SIZE
 """``f[F_ADD + c]`` (``c`` a standard card, 52 for either joker): the score of the collective
-hand with ``c`` added and one open slot fewer (:func:`_add_score`)."""
+hand with ``c`` added and one open slot fewer (:func:`add_score`)."""
 F_BASE = F_ADD + 53
 """``f[F_BASE]``: the score of the collective hand as it is; ``f[F_BASE + 1]``: the best
 score after playing a hand card (:func:`_best_play`)."""
@@ -676,30 +677,30 @@ def _memo_score(f, w, k, c, L, prm):
 
 
 @njit(cache=True, inline="always")
-def _add_score(f, w, c, L, prm):
+def add_score(f, w, c, L, prm):
     """``_coll_score(w, c, -1, L - 1, f, prm)``, computed once per decision and card (either
     joker counts as card 52)."""
     return _memo_score(f, w, c if c < 52 else 52, c, L, prm)
 
 
 @njit(cache=True, inline="always")
-def _base_score(f, w, L, prm):
+def base_score(f, w, L, prm):
     """The score of the collective hand as it is (``L`` open slots), once per decision."""
     return _memo_score(f, w, M_BASE, -1, L, prm)
 
 
 @njit(cache=True, inline="always")
-def _best_play_memo(f, w, L, prm):
+def best_play_memo(f, w, L, prm):
     """:func:`_best_play` from the memoized scores, once per decision."""
     bit = np.int64(1) << M_BEST_PLAY
     if w[W_MEMO] & bit:
         return f[F_BASE + 1]
     if w[W_NH] == 0:
-        v = _base_score(f, w, L, prm)
+        v = base_score(f, w, L, prm)
     else:
         v = -1.0
         for i in range(w[W_NH]):
-            x = _add_score(f, w, w[W_H + i], L, prm)
+            x = add_score(f, w, w[W_H + i], L, prm)
             if x > v:
                 v = x
     f[F_BASE + 1] = v
@@ -741,7 +742,7 @@ def random_policy_table_order(s, player, legal, n_legal, params, rng):
 
 
 @njit_per_type
-def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
+def action_values(s, player, legal, n_legal, params, peek, greedy, f, w):
     """Value of each legal action for the greedy (``greedy=True``: effect on the collective
     hand only) or the heuristic valuation; fills ``f[F_VALS:F_VALS + n_legal]``. ``f``:
     float64 scratch of ``F_SIZE`` (the context, then the memoized scores), ``w``: int64
@@ -758,24 +759,24 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
         k = a >> 6
         arg = a & 63
         if k == core.K_DRAW_MARKET:
-            v = max(_best_play_memo(f, w, L, params), _add_score(f, w, arg, L, params))
+            v = max(best_play_memo(f, w, L, params), add_score(f, w, arg, L, params))
         elif k == core.K_DRAW_DECK:
-            v = _best_play_memo(f, w, L, params)
+            v = best_play_memo(f, w, L, params)
             if peek and w[W_DECKTOP] >= 0:
-                v = max(v, _add_score(f, w, w[W_DECKTOP], L, params))
+                v = max(v, add_score(f, w, w[W_DECKTOP], L, params))
             if not greedy:
                 v += params[T_DRAW]
         elif k == core.K_PLAY:
-            v = _add_score(f, w, arg, L, params)
+            v = add_score(f, w, arg, L, params)
         elif k == core.K_JOKER:
-            v = _add_score(f, w, arg, L, params)
+            v = add_score(f, w, arg, L, params)
             if not greedy and L > 1:
                 v -= params[T_JOKER]
         elif k == core.K_JREMOVE:
             if arg == core.FACE_DOWN_TARGET and not peek:
                 v = -1.0
             else:
-                base = _base_score(f, w, L, params)
+                base = base_score(f, w, L, params)
                 old = ctx[CX_RV]
                 v = 0.0
                 m = 0
@@ -809,7 +810,7 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
         elif k == core.K_SWAP_IN or k == core.K_PSWAP_IN:
             v = _coll_score(w, arg, s[core.PENDING], L, ctx, params)
         else:
-            base = _base_score(f, w, L, params)
+            base = base_score(f, w, L, params)
             v = base
             if greedy:
                 pass
@@ -821,13 +822,13 @@ def _values(s, player, legal, n_legal, params, peek, greedy, f, w):
                 if arg == core.DECK_TOP:
                     v = base + 1e-4
                 elif fits_ok:
-                    x = _add_score(f, w, arg, L, params) - base
+                    x = add_score(f, w, arg, L, params) - base
                     v = base + (1e-3 * (x - params[T_PUSH]) if x >= params[T_PUSH] else -1.0)
                 else:
                     v = base - 1.0
             elif k == core.K_DISCARD or k == core.K_PDISCARD:
                 if fits_ok:
-                    x = _add_score(f, w, arg, L, params) - base
+                    x = add_score(f, w, arg, L, params) - base
                     v = base + (1e-3 * (params[T_DISC] - x) + 1e-6 if x < params[T_DISC]
                                 else -1.0)
                 else:
@@ -852,7 +853,7 @@ def _index_of(legal, n, a):
 
 
 @njit_per_type
-def _argmax(s, vals, n, legal, rng, random_ties, order):
+def argmax_action(s, vals, n, legal, rng, random_ties, order):
     """The best-valued action; ties: the first in table order
     (:func:`engines.river_rats.core.legal_actions_in_table_order`: cards as they lie, written
     into the int64 scratch ``order`` of ``MAX_LEGAL``), or (``random_ties``) a uniform pick
@@ -908,14 +909,14 @@ def _argmax(s, vals, n, legal, rng, random_ties, order):
 
 @njit_per_type
 def _plan_policy(s, player, legal, n_legal, params, rng, peek, one_step):
-    """The action scoring best under :func:`_values` (``peek``: seeing every hidden card;
+    """The action scoring best under :func:`action_values` (``peek``: seeing every hidden card;
     ``one_step``: the greedy one-step score instead of the plan heuristic); ties at random."""
     if n_legal == 1:
         return legal[0]
     f = stack_f64(F_SIZE)  # scratch in this frame: no allocation per decision
     w = stack_i64(W_SIZE)
-    _values(s, player, legal, n_legal, params, peek, one_step, f, w)
-    return _argmax(s, f[F_VALS:F_VALS + n_legal], n_legal, legal, rng, one_step,
+    action_values(s, player, legal, n_legal, params, peek, one_step, f, w)
+    return argmax_action(s, f[F_VALS:F_VALS + n_legal], n_legal, legal, rng, one_step,
                    w[W_ORDER:W_ORDER + core.MAX_LEGAL])
 
 

@@ -6,7 +6,7 @@ Monte Carlo of the showdown.
 Why (the diagnosis in ``agents/weights/river_rats.md``): a network on the one-hot card tensor
 does not learn the poker-hand reasoning that makes ``pimc`` strong; it needs the hand's
 chances spelled out. So each legal action gets its kind, its card, the heuristic's value of it
-(:func:`agents.river_rats._values`, the same numbers the heuristic decides by) and the chance
+(:func:`agents.river_rats.action_values`, the same numbers the heuristic decides by) and the chance
 that the collective hand would beat the Rat after it, estimated on ``K_WORLDS`` sampled worlds
 shared by all actions of the decision (common random numbers: the differences between actions
 are far less noisy than each chance): the Rat's face-down cards and the open slots of the
@@ -106,26 +106,26 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     changed). Module docstring for what each feature is and why it is fair."""
     f = stack_f64(_F_SIZE)
     w = stack_i64(_W_SIZE)
-    river_rats._values(s, player, legal, n_legal, params, False, False, f, w)
+    river_rats.action_values(s, player, legal, n_legal, params, False, False, f, w)
     T = s[core.TARGET]
     L = T - w[river_rats.W_NC]
-    base = river_rats._base_score(f, w, L, params)
-    bestp = river_rats._best_play_memo(f, w, L, params) if L >= 1 else base
+    base = river_rats.base_score(f, w, L, params)
+    bestp = river_rats.best_play_memo(f, w, L, params) if L >= 1 else base
     vmax = f[river_rats.F_VALS]
     for i in range(1, n_legal):
         if f[river_rats.F_VALS + i] > vmax:
             vmax = f[river_rats.F_VALS + i]
     order = stack_i64(_MAX_LEGAL)
-    hc = river_rats._argmax(s, f[river_rats.F_VALS:river_rats.F_VALS + n_legal], n_legal, legal,
-                            rng, False, order)
+    hc = river_rats.argmax_action(s, f[river_rats.F_VALS:river_rats.F_VALS + n_legal], n_legal,
+                                  legal, rng, False, order)
     # what the player sees: the pool of cards it cannot place, the known players' cards
     seen = np.int64(0)
     hb = core.hand_base(player)
     for i in range(s[hb]):
         if s[hb + 1 + i] < 52:
-            seen |= river_rats._bit(s[hb + 1 + i])
+            seen |= river_rats.card_bit(s[hb + 1 + i])
     for i in range(s[core.MARKET]):
-        seen |= river_rats._bit(s[core.MARKET + 1 + i])
+        seen |= river_rats.card_bit(s[core.MARKET + 1 + i])
     known = stack_i64(16)
     nk = 0
     fd_hidden = 0
@@ -145,7 +145,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
             known[nk] = c
             nk += 1
             if c < 52:
-                seen |= river_rats._bit(c)
+                seen |= river_rats.card_bit(c)
                 coll_rank[c >> 2] += 1
                 coll_suit[c & 3] += 1
     rat = stack_i64(24)
@@ -154,17 +154,17 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
     for i in range(s[core.RAT]):
         c = s[core.RAT + 1 + i]
         if s[core.RAT_UP + i] == 1:
-            seen |= river_rats._bit(c)
+            seen |= river_rats.card_bit(c)
             rat[nr] = c
             nr += 1
         else:
             nfd += 1
     if s[core.PRED_CARD] >= 0:
-        seen |= river_rats._bit(s[core.PRED_CARD])
+        seen |= river_rats.card_bit(s[core.PRED_CARD])
     for b in (core.CHARS, core.OUT):
         for i in range(s[b]):
             if s[b + 1 + i] < 52:
-                seen |= river_rats._bit(s[b + 1 + i])
+                seen |= river_rats.card_bit(s[b + 1 + i])
     pool = stack_i64(52)
     npool = 0
     for c in range(52):
@@ -264,7 +264,7 @@ def action_features(s, player, legal, n_legal, params, rng, state_out, action_ou
                        and kd != core.K_EREVEAL and kd != core.K_ESTOP) else -1
         win = win_now
         if add >= 0 and L >= 1:
-            row[_A_VALUE + 4] = river_rats._add_score(f, w, add, L, params) - base \
+            row[_A_VALUE + 4] = river_rats.add_score(f, w, add, L, params) - base \
                 if remove < 0 else v - base
             nk2 = 0
             for j in range(nk):

@@ -8,7 +8,7 @@ of ``--players`` players, each played by ``net`` itself (so the states are the o
 meets). Then, in rounds that alternate the contenders, compiled loops over those same states
 time:
 
-* ``heuristic values``: :func:`agents.river_rats._values`, the plan heuristic's valuation of
+* ``heuristic values``: :func:`agents.river_rats.action_values`, the plan heuristic's valuation of
   every legal action (``net``'s features start from it);
 * ``action features``: :func:`agents.river_rats_features.action_features`, the state and
   action features ``net`` reads (the heuristic's values, the showdown chances on
@@ -116,7 +116,8 @@ def contenders(n_players: int):
         total = 0.0
         for i in range(states.shape[0]):
             s = states[i].copy()
-            river_rats._values(s, players[i], legals[i], counts[i], params, False, False, f, w)
+            river_rats.action_values(s, players[i], legals[i], counts[i], params, False, False,
+                                     f, w)
             total += f[0]
         return total
 

@@ -123,10 +123,10 @@ def test_river_rats_relabelling_moves_only_unknown_cards():
         assert sorted(perm) == list(range(54))
         assert moved > 0
         for c in range(54):
-            if C._known(s, p, c):
+            if C.known_cards(s, p, c):
                 assert perm[c] == c
             else:
-                assert not C._known(s, p, perm[c])
+                assert not C.known_cards(s, p, perm[c])
         if s[C.WAITING] >= 0 and s[C.ASIDE] > 0:
             assert perm[s[C.ASIDE + 1]] >> 2 == C.KING
 

@@ -15,7 +15,7 @@ import pytest
 from agents.policy import Agent, specs
 from engines.names import DESCRIPTIONS
 from engines.protocol import GAME_NAMES, game_class, replay
-from engines.protocol.game import _absent_seat_field
+from engines.protocol.game import absent_seat_field
 
 PLAYERS = {g: d.players for g, d in DESCRIPTIONS.items()}
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,9 +138,9 @@ def test_random_playouts_keep_the_protocol(game, n):
         again = replay(st.to_json())
         assert np.array_equal(again.state, st.state) and again.history == st.history
         # every outcome field of a seat in play (fields of absent seats are left out)
-        expected = {f for f in C.OUTCOME_FIELDS if not _absent_seat_field(f, n)}
+        expected = {f for f in C.OUTCOME_FIELDS if not absent_seat_field(f, n)}
         assert set(st.outcome()) >= expected
-        assert not any(_absent_seat_field(f, n) for f in st.outcome())
+        assert not any(absent_seat_field(f, n) for f in st.outcome())
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

@@ -33,9 +33,9 @@ action     meaning (legal when)                                                 
            held kind, ``k`` at least the kind added last)
 22         finish the cast (after the special dice)                                  finish
                                                                                      cast
-23 + 2 s   adjust die slot ``s`` by +1 (slots 0..7: d6#1..d6#5, d12, d20, d4; only   d6#2+1
+23 + 2*s   adjust die slot ``s`` by +1 (slots 0..7: d6#1..d6#5, d12, d20, d4; only   d6#2+1
            a rolled die below its highest face)
-24 + 2 s   adjust die slot ``s`` by -1 (a rolled die above 1)                        d20-1
+24 + 2*s   adjust die slot ``s`` by -1 (a rolled die above 1)                        d20-1
 39         leave the remaining adjusts unused (only if ``adjust_may_be_unused``)     stop
                                                                                      adjusting
 =========  ========================================================================  ========
@@ -230,15 +230,15 @@ INVENTORY_SIZE = MAXC + NK
 or out of the game (1 for each card of the deck); then per token kind: bag + discard + held +
 cast + kept."""
 
-_SEAT_FIELDS = ("score", "fish", "trophies", "boosts", "win")
-OUTCOME_FIELDS = (tuple(f"{f}_{p}" for f in _SEAT_FIELDS for p in range(MAX_PLAYERS))
+SEAT_FIELDS = ("score", "fish", "trophies", "boosts", "win")
+OUTCOME_FIELDS = (tuple(f"{f}_{p}" for f in SEAT_FIELDS for p in range(MAX_PLAYERS))
                   + ("rounds", "decisions", "truncated")
                   + tuple(f"card_{c}" for c in range(MAXC)))
 """Per seat ``score_p``, ``fish_p``, ``trophies_p``, ``boosts_p`` (kept), ``win_p`` (1 for a
 winner), for p in 0..4 (0 for absent seats); ``rounds``, ``decisions``, ``truncated``; then per
 card ``card_c`` the packed record of :func:`card_record` (decode with
 :func:`engines.lure.game.card_outcomes`)."""
-O_ROUNDS = len(_SEAT_FIELDS) * MAX_PLAYERS
+O_ROUNDS = len(SEAT_FIELDS) * MAX_PLAYERS
 O_CARDS = O_ROUNDS + 3
 
 # observation tensor layout (float32)

@@ -456,7 +456,7 @@ def new_game(config=None, seed: int = 0) -> LureState:
 def finish_frame(df: pd.DataFrame, n_players: int) -> pd.DataFrame:
     """:func:`agents.loop.play_batch`'s frame without the per-seat columns of absent seats
     (``score_p`` ... ``win_p`` for ``p >= n_players``)."""
-    drop = [f"{f}_{p}" for f in core._SEAT_FIELDS for p in range(n_players, core.MAX_PLAYERS)]
+    drop = [f"{f}_{p}" for f in core.SEAT_FIELDS for p in range(n_players, core.MAX_PLAYERS)]
     return df.drop(columns=[c for c in drop if c in df.columns])
 
 

@@ -256,7 +256,7 @@ def _valid_offsets(offsets, keys) -> bool:
 
 def _hash_tables():
     """Hash offsets and value tables; the offsets are shipped in ``hash_offsets.npy``
-    (building them takes ~1.5 s) and rebuilt here if that file is missing or does not give a
+    (building them takes a while) and rebuilt here if that file is missing or does not give a
     collision-free hash for the current keys."""
     ms = _rank_multisets(5, 7)
     keys, vals = _multiset_values(ms, RANK_MULT)

@@ -99,7 +99,7 @@ from engines.protocol import chance
 from engines.names import GAME_IDS, GAME_NAMES, GAME_TITLES, normalize_game_name
 
 __all__ = ["GAME_IDS", "GAME_NAMES", "RECORD_FORMAT", "GameState", "game_class", "core_of",
-           "new_game", "replay", "load_record", "normalize_game_name"]
+           "new_game", "replay", "load_record", "normalize_game_name", "absent_seat_field"]
 
 RECORD_FORMAT = "boardlab.record/1"
 """Value of the ``format`` key of every JSON game record (all four games)."""
@@ -349,7 +349,7 @@ class GameState:
         self.core.outcome(self.state, out)
         n = self.n_players
         d = {k: int(v) for k, v in zip(self.core.OUTCOME_FIELDS, out, strict=True)
-             if not _absent_seat_field(k, n)}
+             if not absent_seat_field(k, n)}
         d["returns"] = self.returns()
         return d
 
@@ -438,7 +438,7 @@ class GameState:
         Path(path).write_text(json.dumps(self.record(), indent=1, ensure_ascii=False))
 
 
-def _absent_seat_field(name: str, n_players: int) -> bool:
+def absent_seat_field(name: str, n_players: int) -> bool:
     """True for a per-seat outcome field (``"place_3"``) of a seat this game does not have
     (per-card fields ``card_i`` are not per seat)."""
     stem, _, idx = name.rpartition("_")

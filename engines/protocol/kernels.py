@@ -115,7 +115,7 @@ def call_literal(dispatcher, game_id: int, *args):
     ``numba.literally(game)``) from Python, without Numba's per-call retyping.
 
     Calling such a function through its dispatcher makes Numba type the call twice (first
-    without, then with the literal) every time: about 60 ms a call, which dominates a loop of
+    without, then with the literal) every time, which dominates a loop of
     short calls (a search decision, a small batch). The first call per (function, game,
     argument types) compiles the literal signature (or loads it from the cache), without the
     dispatcher's first, thrown-away typing with a plain integer; every call then goes straight
@@ -135,8 +135,8 @@ def call_literals(dispatcher, literals: tuple, *args):
     if fn is None:
         # compile (or load from the cache) the literal signature itself: a call through the
         # dispatcher would first type the whole function with plain integers until
-        # ``literally`` asks again (0.1-1 s of typing thrown away per specialization, warm
-        # cache or not)
+        # ``literally`` asks again (typing thrown away per specialization, warm cache or
+        # not)
         sig = tuple(types.literal(v) for v in literals) + key[1 + len(literals):]
         try:
             dispatcher.compile(sig)  # raises what the call would (a TypingError...)

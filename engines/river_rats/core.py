@@ -1404,7 +1404,7 @@ debt; ``rat1_debt``/``rat2_debt`` debt the first/second Rat reached; ``rats_defe
  O_RAT1, O_RAT2) = range(len(OUTCOME_FIELDS))
 INVENTORY_SIZE = 54
 N_PILES = len(CARD_PILES)
-_PILE_BASE = np.array([b for _, b, _ in CARD_PILES], dtype=np.int64)
+PILE_BASE = np.array([b for _, b, _ in CARD_PILES], dtype=np.int64)
 _PILE_ORDERED = np.array([0 if name == "deck" or name.startswith("hand") else 1
                           for name, _, _ in CARD_PILES], dtype=np.int64)
 """Piles whose order every player can follow (not the deck, not the hands)."""
@@ -1448,7 +1448,7 @@ def num_players(s):
 
 
 @njit(cache=True)
-def _known(s, p, c):
+def known_cards(s, p, c):
     """Player ``p`` knows where card ``c`` is: its place is public, it is in ``p``'s hand, or it
     is the face-down collective card ``p`` played."""
     if (s[PUBLIC] >> c) & 1:
@@ -1478,11 +1478,11 @@ def information_state(s, p, out):
     for c in range(54):
         out[I_POS + c] = -1
     for k in range(N_PILES):
-        b = _PILE_BASE[k]
+        b = PILE_BASE[k]
         out[I_SIZES + k] = s[b]
         for i in range(s[b]):
             c = s[b + 1 + i]
-            if _known(s, p, c):
+            if known_cards(s, p, c):
                 out[I_LOC + c] = 1 + k
                 if _PILE_ORDERED[k] == 1:
                     out[I_POS + c] = i
@@ -1537,7 +1537,7 @@ def determinize(s, p, seed, out):
     pool = np.empty(54, dtype=np.int64)
     npool = 0
     for c in range(54):
-        if not _known(s, p, c):
+        if not known_cards(s, p, c):
             pool[npool] = c
             npool += 1
     if npool == 0:
@@ -1572,9 +1572,9 @@ def determinize(s, p, seed, out):
     for k in range(N_PILES):
         if k == PILE_ASIDE:
             continue
-        b = _PILE_BASE[k]
+        b = PILE_BASE[k]
         for i in range(s[b]):
-            if not _known(s, p, s[b + 1 + i]):
+            if not known_cards(s, p, s[b + 1 + i]):
                 out[b + 1 + i] = pool[used]
                 used += 1
     hide_order(out, p)
@@ -1608,7 +1608,7 @@ def inventory(s, out):
     is in exactly one place; the display piles are not counted)."""
     out[:] = 0
     for k in range(N_PILES):
-        b = _PILE_BASE[k]
+        b = PILE_BASE[k]
         for i in range(s[b]):
             out[s[b + 1 + i]] += 1
 

@@ -61,14 +61,14 @@ def relabel_map(s, s0, p, seed, perm):
     place = np.empty(N_CARDS, dtype=np.int64)
     k = 0
     for j in range(core.N_PILES):
-        b = core._PILE_BASE[j]
+        b = core.PILE_BASE[j]
         for i in range(s0[b]):
             place[s0[b + 1 + i]] = k
             k += 1
     unknown = np.zeros(N_CARDS, dtype=np.bool_)
     n = 0
     for c in range(N_CARDS):
-        if not core._known(s, p, c):
+        if not core.known_cards(s, p, c):
             unknown[c] = True
             n += 1
     if n == 0:
@@ -129,7 +129,7 @@ def relabel(src, perm, out):
     there may be hidden again now, shuffled back into the deck)."""
     out[:] = src
     for j in range(core.N_PILES):
-        _relabel_pile(src, core._PILE_BASE[j], perm, out)
+        _relabel_pile(src, core.PILE_BASE[j], perm, out)
     for w in _CARD_WORDS:
         if 0 <= src[w] < N_CARDS:
             out[w] = perm[src[w]]
@@ -182,6 +182,6 @@ def relabel_consistent(past, s, p):
     ``p`` in the state now ``s`` (relabellings for ``p`` then leave that past's public and
     own cards alone); False after a reshuffle of known cards into the deck."""
     for c in range(N_CARDS):
-        if core._known(past, p, c) and not core._known(s, p, c):
+        if core.known_cards(past, p, c) and not core.known_cards(s, p, c):
             return False
     return True

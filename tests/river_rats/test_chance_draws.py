@@ -143,7 +143,7 @@ def test_a_relabelling_is_uniform_among_unseen_cards():
     (m - 1) / m of another card's (m unseen Kings, one of them taken by the waiting Rat)
     (4,000 seeds)."""
     s = _new(RiverRatsConfig(n_players=3, rats=("C", "D")), chance.as_word(7))
-    unknown = [c for c in range(54) if not C._known(s, 0, c)]
+    unknown = [c for c in range(54) if not C.known_cards(s, 0, c)]
     kings = [c for c in unknown if c >> 2 == C.KING]
     m = len(kings)
     assert m >= 2 and s[C.ASIDE + 1] in kings
