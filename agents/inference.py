@@ -108,7 +108,7 @@ def world_log_likelihood(game, perm, past, acts, actors, m, params, aux, mem):
     """The log-likelihood (``float64``, untempered) of the decisions ``acts[:m]`` taken by
     ``actors[:m]`` in the past states ``past[:m]`` under ``net`` in the world of relabelling
     ``perm`` (module docstring, step 3). ``params``: the search's parameter row (``net``'s
-    parameters from ``R0``); ``mem``: a seat memory (``net`` does not change it)."""
+    parameters from ``ROLLOUT_AT``); ``mem``: a seat memory (``net`` does not change it)."""
     literally(game)
     net_params = search_settings(params).rollout_params
     sz = g_sizes(game)

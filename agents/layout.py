@@ -11,11 +11,11 @@ game's own policies (its ``act``), :data:`K_NET` the learned policy (:mod:`agent
 :data:`SEARCH_BASE` the search agents (:mod:`agents.search`), from :data:`USER_KIND` the user
 policies of a table (:mod:`agents.loop`).
 
-**A search agent's parameter row** (``float64``, :data:`R0` + the game's ``PARAMS_WIDTH``):
-``[H_SIMS .. H_PRIOR]`` the header (:data:`N_HEADER` slots), then :data:`N_VALUE` leaf-value
-slots from :data:`V0` (the game's ``leaf_value`` weights; the last four, which no game's
-``leaf_value`` reads, hold inference's and the learned value's settings), then from :data:`R0`
-the rollout policy's own parameter row.
+**A search agent's parameter row** (``float64``, :data:`ROLLOUT_AT` + the game's
+``PARAMS_WIDTH``): ``[H_SIMS .. H_PRIOR]`` the header (:data:`N_HEADER` slots), then
+:data:`N_VALUE` leaf-value slots from :data:`LEAF_VALUE_AT` (the game's ``leaf_value`` weights;
+the last four, which no game's ``leaf_value`` reads, hold inference's and the learned value's
+settings), then from :data:`ROLLOUT_AT` the rollout policy's own parameter row.
 
 **Packed weights** (:func:`agents.net.pack`, :func:`agents.value.pack_value`): a ``float64``
 blob whose header words (``NET_*``, ``NET2_*``, ``VALUE_*`` below: the index of each word in
@@ -43,8 +43,8 @@ __all__ = [
     "USER_KIND", "K_NET", "SEARCH_BASE", "K_PIMC", "K_ISMCTS", "K_NET_PIMC", "K_NET_ISMCTS",
     "PolicySpec",
     "H_SIMS", "H_ROLLOUT", "H_HORIZON", "H_EXPLORE", "H_MAX_STEPS", "H_PEEK", "H_WHOLE_TREE",
-    "H_PRIOR", "N_HEADER", "N_VALUE", "V0", "H_INFER", "H_INFER_WORLDS", "H_INFER_TEMP",
-    "H_LEARNED_VALUE", "R0",
+    "H_PRIOR", "N_HEADER", "N_VALUE", "LEAF_VALUE_AT", "H_INFER", "H_INFER_WORLDS", "H_INFER_TEMP",
+    "H_LEARNED_VALUE", "ROLLOUT_AT",
     "NET_MAGIC", "NET2_MAGIC", "NET_HEADER", "NET_T", "NET_A", "NET_H1", "NET_H2", "NET_C",
     "NET_R", "NET_PRIOR", "NET_INTS_AT", "NET_INTS_WORDS", "NET_FLOATS_AT", "NET_FLOATS_WORDS",
     "NET2_S", "NET2_F", "NET2_H1", "NET2_H2",
@@ -108,25 +108,25 @@ N_HEADER = 8
 """Header slots of a search agent's parameter row."""
 N_VALUE = 16
 """Leaf-value slots of a search agent's parameter row."""
-V0 = N_HEADER
-"""``params[V0:V0 + N_VALUE]``: the leaf-value weights."""
-H_INFER = V0 + N_VALUE - 4
+LEAF_VALUE_AT = N_HEADER
+"""``params[LEAF_VALUE_AT:LEAF_VALUE_AT + N_VALUE]``: the leaf-value weights."""
+H_INFER = LEAF_VALUE_AT + N_VALUE - 4
 """In :func:`agents.search.net_pimc`: inference over hidden cards (:mod:`agents.inference`)
 looks at the other players' decisions among this many last decisions of the game; 0 = no
 inference (the worlds from ``determinize``). One of the leaf-value slots no game's
 ``leaf_value`` reads."""
-H_INFER_WORLDS = V0 + N_VALUE - 3
+H_INFER_WORLDS = LEAF_VALUE_AT + N_VALUE - 3
 """In :func:`agents.search.net_pimc` with inference: candidate worlds scored per decision (at
 least the search's world count)."""
-H_INFER_TEMP = V0 + N_VALUE - 2
+H_INFER_TEMP = LEAF_VALUE_AT + N_VALUE - 2
 """In :func:`agents.search.net_pimc` with inference: the exponent of the likelihood (1 = Bayes'
 rule, below 1 a tempered one)."""
-H_LEARNED_VALUE = V0 + N_VALUE - 1
+H_LEARNED_VALUE = LEAF_VALUE_AT + N_VALUE - 1
 """The last leaf-value slot (no game's ``leaf_value`` reads it): in the guided searches, the
 scale of the learned value (:mod:`agents.value`) that replaces the game's leaf value; 0 keeps
 the game's own."""
-R0 = N_HEADER + N_VALUE
-"""``params[R0:]``: the rollout policy's parameter vector."""
+ROLLOUT_AT = N_HEADER + N_VALUE
+"""``params[ROLLOUT_AT:]``: the rollout policy's parameter vector."""
 
 SearchSettings = namedtuple("SearchSettings", (
     "simulations", "rollout_kind", "horizon", "exploration", "max_rollout", "peek",
@@ -134,21 +134,23 @@ SearchSettings = namedtuple("SearchSettings", (
     "infer_temperature", "learned_value", "rollout_params"))
 """A search agent's parameter row by name (:func:`search_settings`): the ``float64`` values of
 the slots ``H_SIMS``, ``H_ROLLOUT``, ``H_HORIZON``, ``H_EXPLORE``, ``H_MAX_STEPS``, ``H_PEEK``,
-``H_WHOLE_TREE``, ``H_PRIOR``; ``leaf_weights`` the view ``params[V0:V0 + N_VALUE]``; the
-values of ``H_INFER``, ``H_INFER_WORLDS``, ``H_INFER_TEMP``, ``H_LEARNED_VALUE``; and
-``rollout_params`` the view ``params[R0:]``."""
+``H_WHOLE_TREE``, ``H_PRIOR``; ``leaf_weights`` the view
+``params[LEAF_VALUE_AT:LEAF_VALUE_AT + N_VALUE]``; the values of ``H_INFER``,
+``H_INFER_WORLDS``, ``H_INFER_TEMP``, ``H_LEARNED_VALUE``; and ``rollout_params`` the view
+``params[ROLLOUT_AT:]``."""
 
 
 @njit(cache=True)
 def search_settings(params):
     """The :class:`SearchSettings` of a search agent's parameter row ``params`` (``float64``,
-    at least :data:`R0` long): what the compiled search reads, unpacked once per call of a
-    search (views into ``params``, no copy)."""
+    at least :data:`ROLLOUT_AT` long): what the compiled search reads, unpacked once per call of
+    a search (views into ``params``, no copy)."""
     return SearchSettings(params[H_SIMS], params[H_ROLLOUT], params[H_HORIZON],
                           params[H_EXPLORE], params[H_MAX_STEPS], params[H_PEEK],
-                          params[H_WHOLE_TREE], params[H_PRIOR], params[V0:V0 + N_VALUE],
+                          params[H_WHOLE_TREE], params[H_PRIOR],
+                          params[LEAF_VALUE_AT:LEAF_VALUE_AT + N_VALUE],
                           params[H_INFER], params[H_INFER_WORLDS], params[H_INFER_TEMP],
-                          params[H_LEARNED_VALUE], params[R0:])
+                          params[H_LEARNED_VALUE], params[ROLLOUT_AT:])
 
 # ---- packed weights of net (agents.net) -----------------------------------------------------
 NET_MAGIC = 7.0431

@@ -50,9 +50,9 @@ from agents.layout import (
     K_NET,
     K_NET_ISMCTS,
     K_NET_PIMC,
+    LEAF_VALUE_AT,
     N_VALUE,
-    R0,
-    V0,
+    ROLLOUT_AT,
     PolicySpec,
 )
 from agents.net import check_available, net_act, net_spec, weights_blob, weights_path
@@ -142,7 +142,7 @@ def search_specs(game: str) -> tuple[PolicySpec, ...]:
     roll = base[agents.rollout_policy]
     over = agents.search_presets
     vnames = agents.leaf_value_names + tuple(
-        f"value_{i}" for i in range(len(agents.leaf_value_names), H_INFER - V0)) + (
+        f"value_{i}" for i in range(len(agents.leaf_value_names), H_INFER - LEAF_VALUE_AT)) + (
         "infer_window", "infer_worlds", "infer_temperature", "learned_value")
     names = (("simulations", "rollout_kind", "horizon", "exploration", "max_rollout",
               "peek", "whole_tree", "prior_weight") + vnames
@@ -178,7 +178,7 @@ def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
     net = net_spec(game)
     learned = agents.learned_value_scale if has_value(game) else 0.0
     over = getattr(agents.module, "NET_SEARCH_PRESETS", {})
-    names = base.param_names[:R0] + tuple(f"rollout_{x}" for x in net.param_names)
+    names = base.param_names[:ROLLOUT_AT] + tuple(f"rollout_{x}" for x in net.param_names)
     horizon = base.default_params[H_HORIZON]
     out = []
     own = base.default_params[H_ROLLOUT]
@@ -186,9 +186,9 @@ def net_search_specs(game: str) -> tuple[PolicySpec, ...]:
         sims, prior, net_roll = over.get(name, (sims, prior, net_roll))
         head = [float(sims), float(K_NET) if net_roll else own, horizon, 0.0, 0.0, 0.0, 0.0,
                 float(prior)]
-        value = list(base.default_params[V0:R0])
+        value = list(base.default_params[LEAF_VALUE_AT:ROLLOUT_AT])
         if net_roll:
-            value[H_LEARNED_VALUE - V0] = learned
+            value[H_LEARNED_VALUE - LEAF_VALUE_AT] = learned
         vec = tuple(head) + tuple(value) + tuple(net.default_params)
         roll = "net" if net_roll else agents.rollout_policy
         label = (f"determinized Monte Carlo guided by net, {sims:g} worlds per decision, {roll} "
@@ -218,7 +218,7 @@ def _uses_net(spec: PolicySpec) -> bool:
 def params_width(game: str) -> int:
     """Length of every parameter row of ``game`` in the compiled loop: wide enough for the
     game's own policies and for the search agents (header + leaf value + rollout params)."""
-    return R0 + agents_module(game).PARAMS_WIDTH
+    return ROLLOUT_AT + agents_module(game).PARAMS_WIDTH
 
 
 def specs(game: str) -> dict[str, PolicySpec]:

@@ -103,7 +103,7 @@ def test_the_kinds_and_layouts_sit_at_the_bottom():
     or a slot reads it from there (none defines its own copy)."""
     graph = import_graph()
     assert graph["layout"] == set()
-    names = {"K_NET", "K_PIMC", "USER_KIND", "R0", "V0", "H_PRIOR", "PolicySpec"}
+    names = {"K_NET", "K_PIMC", "USER_KIND", "ROLLOUT_AT", "LEAF_VALUE_AT", "H_PRIOR", "PolicySpec"}
     for path in AGENTS.glob("*.py"):
         if path.stem == "layout":
             continue

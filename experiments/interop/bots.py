@@ -28,7 +28,7 @@ from agents.policy import Agent, agents_module, get_spec, table_aux
 from numba import literally, njit
 
 from agents.game_hooks import g_leaf_value
-from agents.layout import H_HORIZON, H_MAX_STEPS, N_VALUE, V0
+from agents.layout import H_HORIZON, H_MAX_STEPS, LEAF_VALUE_AT, N_VALUE
 from agents.search import rollout
 from engines.protocol import chance
 from engines.protocol.kernels import call_literal
@@ -126,7 +126,7 @@ class RolloutEvaluator:
         self._gid = GAME_IDS[self.game]
         self._core = C
         self.params = Agent(self.game, preset).params
-        self._weights = self.params[V0:V0 + N_VALUE].copy()
+        self._weights = self.params[LEAF_VALUE_AT:LEAF_VALUE_AT + N_VALUE].copy()
         self._level = int(self.params[H_HORIZON])
         steps = int(self.params[H_MAX_STEPS])
         self._max_steps = steps if steps > 0 else int(C.MAX_GAME_LENGTH)

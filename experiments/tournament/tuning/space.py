@@ -99,7 +99,7 @@ def search_space(game: str, base: str, start, tune_params=None, bounds=None) -> 
     are not finite, not ``lo < hi``, or exclude the starting value, a parameter without a
     default range and no bounds, or nothing left to tune."""
     from agents.policy import get_spec
-    from agents.layout import N_VALUE, R0, V0
+    from agents.layout import LEAF_VALUE_AT, N_VALUE, ROLLOUT_AT
 
     ad = get_adapter(game)
     x0 = np.asarray(start, dtype=np.float64)
@@ -110,7 +110,7 @@ def search_space(game: str, base: str, start, tune_params=None, bounds=None) -> 
     is_search = bool(spec is not None and spec.search)
     family = dict(zip(ad.param_names, ad.param_bounds, strict=True))
     in_family = tuple(names) == tuple(ad.param_names)
-    roll = names[R0:] if is_search else []
+    roll = names[ROLLOUT_AT:] if is_search else []
     roll_family = is_search and [n[len("rollout_"):] for n in roll] == list(ad.param_names)
     if x0.size == 0:
         raise ValueError(f"{ad.title} agent {base!r} has no tunable parameters (its parameter "
@@ -135,7 +135,8 @@ def search_space(game: str, base: str, start, tune_params=None, bounds=None) -> 
             if n in FIXED_PARAMS:
                 continue
             if is_search and not (n in SEARCH_TUNED_BY_DEFAULT
-                                  or (V0 <= i < V0 + N_VALUE and not n.startswith("value_"))):
+                                  or (LEAF_VALUE_AT <= i < LEAF_VALUE_AT + N_VALUE
+                                      and not n.startswith("value_"))):
                 continue
             if family_range(n) is not None or _rule_range(n, x0[i]) is not None:
                 chosen.append(n)
