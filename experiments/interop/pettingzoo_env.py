@@ -370,7 +370,7 @@ class LureParallelEnv(_TextRender, ParallelEnv):
         return obs, rewards, terms, truncs, infos
 
 
-def parallel_env(game: str = "lure", players: int | None = None, config=None,
+def parallel_env(game: str, players: int | None = None, config=None,
                  render_mode: str | None = None) -> LureParallelEnv:
     """The parallel environment of ``game`` (only Lure has a simultaneous move: its cast; see
     :class:`LureParallelEnv`). Raises ``ValueError`` for another game."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from engines.names import GAME_TITLES
+
 __all__ = ["plot_agents", "plot_matrix", "plot_strength_speed", "place_labels",
            "RATING_INTERVAL", "MATRIX_COLORBAR_LABEL", "SAME_AGENT_LABEL",
            "TEAM_COLORBAR_LABEL", "SPEED_AXIS_LABEL"]
@@ -24,8 +26,6 @@ SAME_AGENT_LABEL = "—\nsame agent"
 """Text in the blank diagonal cells of :func:`plot_matrix`."""
 SPEED_AXIS_LABEL = "games per second on one core, the bot in every seat (log scale)"
 """x axis of :func:`plot_strength_speed`."""
-_GAME_TITLES = {"lure": "Lure", "rats": "Rats", "recurring": "ReCURRRing",
-                "river_rats": "River Rats"}
 
 
 def plot_agents(result):
@@ -172,7 +172,7 @@ def plot_strength_speed(table, games=None, ncols: int = 1, panel_size=(9.0, 4.6)
         deals = sorted(set(int(x) for x in d["deals"]))
         ax.set_ylabel(f"gain over heuristic\n({unit}, 95% interval)")
         ax.set_xlabel(SPEED_AXIS_LABEL)
-        title = _GAME_TITLES.get(game, game)
+        title = GAME_TITLES.get(game, game)
         ax.set_title(f"{title}, {int(d['players'].iloc[0])} players: which bot for which "
                      f"budget? Strength against speed\n(paired on the same deals: "
                      f"{' or '.join(f'{k:,}' for k in deals)} deals per bot)", fontsize=10)
