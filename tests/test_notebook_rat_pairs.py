@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-from notebook_run import run_notebook
+from tests.notebook_run import run_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "river_rats_rat_pairs.ipynb"

@@ -11,7 +11,7 @@ pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install 
 pytest.importorskip("nbformat", reason="nbformat is not installed")
 pytest.importorskip("nbclient", reason="nbclient is not installed")
 
-from notebook_run import run_notebook  # noqa: E402
+from tests.notebook_run import run_notebook  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "interop_training.ipynb"

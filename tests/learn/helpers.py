@@ -1,4 +1,5 @@
-"""Synthetic weights files and data sets for the learned-policy tests (numpy only)."""
+"""What the learned-policy tests share: synthetic weights files and data sets, the unforced
+decisions of a seeded game, and a decision's action features."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import json
 
 import numpy as np
 
-from agents.net import FORMAT, layout_signature
-from engines.protocol import core_of
+from agents.contract import contract
+from agents.net import FORMAT, feature_sizes, layout_signature
+from agents.policy import Agent, get_spec
+from engines.protocol import core_of, game_class
 
 
 def tiny_weights(game: str, seed: int = 0, h1: int = 8, h2: int = 4, prior: str = "heuristic"):
@@ -55,3 +58,37 @@ def tiny_weights2(game: str, seed: int = 0, h1: int = 8, h2: int = 4):
          "wl": rng.standard_normal(S + F).astype(np.float32)}
     meta = {"format": FORMAT2, **layout_signature(game), "prior": "", "info": {}}
     return w, meta
+
+
+FEATURE_GAMES = ("river_rats", "recurring")
+"""The games whose agents offer action features (the contract's optional group)."""
+
+
+def unforced_decisions(game, n_players, seed, policy="net", limit=40):
+    """``(state copy, player, legal)`` of the unforced decisions (two or more legal actions) of
+    one game of ``game`` with ``n_players`` from ``seed``, every seat played by ``policy``; at
+    most ``limit`` of them. ``legal``: ``int64 (n_legal,)``."""
+    cls = game_class(game)
+    st = cls(cls.config_class(n_players=n_players), seed)
+    agent = Agent(game, policy)
+    out = []
+    while not st.is_terminal() and len(out) < limit:
+        legal = np.array(st.legal_actions(), dtype=np.int64)
+        if len(legal) > 1:
+            out.append((st.clone(), st.current_player(), legal))
+        st.apply_action(agent(st))
+    return out
+
+
+def decision_features(st, p, legal, game):
+    """The state features ``float32 (S,)`` and action features ``float32 (len(legal), F)`` of
+    player ``p`` deciding among ``legal`` in step-API state ``st`` of ``game``, with the
+    heuristic's default parameters; asserts that the seat memory is read, not changed."""
+    S, F = feature_sizes(game)
+    fs = np.zeros(S, np.float32)
+    fa = np.zeros((len(legal), F), np.float32)
+    mem = st.seat_memory[p].copy()
+    params = np.asarray(get_spec(game, "heuristic").default_params, dtype=np.float64)
+    contract(game).action_features(st.state, p, legal, len(legal), params, mem, fs, fa)
+    assert np.array_equal(mem, st.seat_memory[p])  # the seat memory is read, not changed
+    return fs, fa

@@ -19,8 +19,7 @@ import numpy as np
 import pytest
 
 from agents.contract import contract
-from tests.learn.test_net import _decisions
-from tests.learn.test_net_features import FEATURE_GAMES, _features
+from tests.learn.helpers import FEATURE_GAMES, decision_features, unforced_decisions
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 SEEDS = (1, 2)
@@ -39,8 +38,8 @@ def compute(game: str) -> dict:
     (:data:`SEEDS`, :data:`PER_GAME`), as the arrays of its golden file."""
     legal, fs, fa = [], [], []
     for seed in SEEDS:
-        for st, p, lg in _decisions(game, 4, seed, "heuristic", PER_GAME):
-            s, a = _features(st, p, lg, game)
+        for st, p, lg in unforced_decisions(game, 4, seed, "heuristic", PER_GAME):
+            s, a = decision_features(st, p, lg, game)
             legal.append(lg)
             fs.append(s)
             fa.append(a)

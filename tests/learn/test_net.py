@@ -13,7 +13,7 @@ from agents.net import load, net_logits, use_weights, weights_path
 from agents.policy import Agent, agents_module, get_spec, names, table_aux
 from engines.protocol.kernels import call_literal
 from engines.protocol import GAME_IDS, GAME_NAMES, game_class
-from tests.learn.helpers import save, tiny_weights
+from tests.learn.helpers import save, tiny_weights, unforced_decisions
 
 
 @pytest.fixture
@@ -37,26 +37,12 @@ def _prior_choice(game, st, p, legal, params):
     return int(mod.act(kind, st.state, p, legal, len(legal), params, aux, mem))
 
 
-def _decisions(game, n_players, seed, policy="net", limit=40):
-    """(state copy, player, legal) of the unforced decisions of one game played by policy."""
-    cls = game_class(game)
-    st = cls(cls.config_class(n_players=n_players), seed)
-    agent = Agent(game, policy)
-    out = []
-    while not st.is_terminal() and len(out) < limit:
-        legal = np.array(st.legal_actions(), dtype=np.int64)
-        if len(legal) > 1:
-            out.append((st.clone(), st.current_player(), legal))
-        st.apply_action(agent(st))
-    return out
-
-
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_net_is_registered_and_plays_legal_actions(game, tiny):
     assert "net" in names(game) and get_spec(game, "net").kind == K_NET
     C = game_class(game).core
     n = min(C.MIN_PLAYERS + 1, C.MAX_PLAYERS)
-    for st, _p, legal in _decisions(game, n, 5):
+    for st, _p, legal in unforced_decisions(game, n, 5):
         a = Agent(game, "net")(st)
         assert a in legal
 
@@ -67,7 +53,7 @@ def test_net_is_fair_on_determinized_worlds(game, tiny):
     C = game_class(game).core
     n = min(C.MIN_PLAYERS + 1, C.MAX_PLAYERS)
     agent = Agent(game, "net")
-    for i, (st, p, _legal) in enumerate(_decisions(game, n, 11, policy="heuristic")):
+    for i, (st, p, _legal) in enumerate(unforced_decisions(game, n, 11, policy="heuristic")):
         a1 = agent(st)
         for k in range(2):
             d = st.determinize(p, 1000 + 10 * i + k)
@@ -178,7 +164,7 @@ def test_compiled_inference_equals_the_jax_forward_pass(game, tiny):
     n = game_class(game).core.MAX_PLAYERS
     params = Agent(game, "net").params
     items, compiled = [], []
-    for st, p, legal in _decisions(game, n, 3, policy="heuristic", limit=25):
+    for st, p, legal in unforced_decisions(game, n, 3, policy="heuristic", limit=25):
         aux = table_aux(game, st.config)
         z = np.zeros(len(legal))
         mem = st.seat_memory[p].copy()

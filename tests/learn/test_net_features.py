@@ -12,19 +12,20 @@ import numpy as np
 import pytest
 
 from agents.contract import check_module, contract
-from agents.net import feature_sizes, load, net_logits, use_weights
-from agents.policy import Agent, get_spec, table_aux
+from agents.net import load, net_logits, use_weights
+from agents.policy import Agent, table_aux
 from agents.river_rats_features import K_WORLDS
 from engines.protocol import GAME_IDS
 from engines.protocol.kernels import call_literal
-from tests.learn.helpers import save, tiny_weights2
-from tests.learn.test_net import _decisions
+from tests.learn.helpers import (
+    FEATURE_GAMES,
+    decision_features,
+    save,
+    tiny_weights2,
+    unforced_decisions,
+)
 
 GAME = "river_rats"
-FEATURE_GAMES = ("river_rats", "recurring")
-"""The games whose agents offer action features (the contract's optional group)."""
-
-
 @pytest.fixture(params=FEATURE_GAMES)
 def tiny2(request, tmp_path):
     """``(game, path)``: the game's ``net`` on small random format-2 weights for the test,
@@ -37,28 +38,17 @@ def tiny2(request, tmp_path):
     use_weights(game, None)
 
 
-def _features(st, p, legal, game=GAME):
-    S, F = feature_sizes(game)
-    fs = np.zeros(S, np.float32)
-    fa = np.zeros((len(legal), F), np.float32)
-    mem = st.seat_memory[p].copy()
-    params = np.asarray(get_spec(game, "heuristic").default_params, dtype=np.float64)
-    contract(game).action_features(st.state, p, legal, len(legal), params, mem, fs, fa)
-    assert np.array_equal(mem, st.seat_memory[p])  # the seat memory is read, not changed
-    return fs, fa
-
-
 @pytest.mark.parametrize("game,n_players", [("river_rats", 1), ("river_rats", 4),
                                             ("recurring", 3), ("recurring", 5)])
 def test_action_features_see_only_the_players_information(game, n_players):
     """The features of a decision are the same on determinized worlds (the other hands, the
     deck, the Rat's face-down cards dealt anew) with the same seat memory."""
-    for i, (st, p, legal) in enumerate(_decisions(game, n_players, 21, "heuristic", 30)):
-        fs, fa = _features(st, p, legal, game)
+    for i, (st, p, legal) in enumerate(unforced_decisions(game, n_players, 21, "heuristic", 30)):
+        fs, fa = decision_features(st, p, legal, game)
         for k in range(2):
             d = st.determinize(p, 500 + 10 * i + k)
             d.seat_memory[:] = st.seat_memory
-            fs2, fa2 = _features(d, p, legal, game)
+            fs2, fa2 = decision_features(d, p, legal, game)
             assert np.array_equal(fs, fs2) and np.array_equal(fa, fa2)
 
 
@@ -66,8 +56,8 @@ def test_action_features_name_the_kind_and_the_heuristics_choice():
     from agents.river_rats import ACTION_FEATURE_NAMES, DEFAULT_PARAMS, heuristic_policy
 
     col = {n: i for i, n in enumerate(ACTION_FEATURE_NAMES)}
-    for st, p, legal in _decisions(GAME, 4, 3, "heuristic", 40):
-        fs, fa = _features(st, p, legal)
+    for st, p, legal in unforced_decisions(GAME, 4, 3, "heuristic", 40):
+        fs, fa = decision_features(st, p, legal, GAME)
         assert np.all(fa[:, :21].sum(1) == 1)  # one kind per action
         assert np.array_equal(np.argmax(fa[:, :21], 1), legal >> 6)
         mem = st.seat_memory[p].copy()
@@ -90,8 +80,8 @@ def test_recurring_features_say_what_may_beat_a_play():
     nums = [col[f"number_{v}"] for v in range(1, 10)] + [col["number_R"]]
     seen_one = 0
     for seed in range(6):
-        for st, p, legal in _decisions("recurring", 4, seed, "heuristic", 80):
-            fs, fa = _features(st, p, legal, "recurring")
+        for st, p, legal in unforced_decisions("recurring", 4, seed, "heuristic", 80):
+            fs, fa = decision_features(st, p, legal, "recurring")
             h = heuristic_policy(st.state, p, legal, len(legal),
                                  np.asarray(HEURISTIC_DEFAULT), st.seat_memory[p].copy())
             assert fa[list(legal).index(h), col["heuristic_choice"]] == 1.0
@@ -115,7 +105,7 @@ def test_recurring_features_say_what_may_beat_a_play():
 def test_net_format2_plays_legal_and_fair(tiny2):
     game, _ = tiny2
     agent = Agent(game, "net")
-    for i, (st, p, legal) in enumerate(_decisions(game, 4, 11, "heuristic", 40)):
+    for i, (st, p, legal) in enumerate(unforced_decisions(game, 4, 11, "heuristic", 40)):
         a = agent(st)
         assert a in legal
         d = st.determinize(p, 900 + i)
@@ -134,7 +124,7 @@ def test_compiled_format2_equals_the_jax_forward_pass(tiny2):
     w = load(path, game)
     params = Agent(game, "net").params
     items, compiled = [], []
-    for st, p, legal in _decisions(game, 4, 3, "heuristic", 30):
+    for st, p, legal in unforced_decisions(game, 4, 3, "heuristic", 30):
         z = np.zeros(len(legal))
         mem = st.seat_memory[p].copy()
         assert call_literal(net_logits, GAME_IDS[game], st.state, p, legal, len(legal), params,

@@ -29,7 +29,7 @@ from experiments.lure.balance import (
     simulate,
     simulate_cards,
 )
-from notebook_run import run_notebook
+from tests.notebook_run import run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ("cards.csv", "simulated.csv", "games.csv", "points_vs_difficulty.png",

@@ -20,7 +20,7 @@ from agents.policy import Agent, get_spec
 from engines.protocol import chance
 from engines.rats import RatsConfig, new_game
 from engines.rats import core as C
-from kernel_arrays import KernelArrays
+from tests.kernel_arrays import KernelArrays
 from rats_scenarios import i64, legal, mask, play, random_walk, scenario
 
 

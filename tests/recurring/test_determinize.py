@@ -21,7 +21,7 @@ from engines.protocol import chance
 from engines.recurring import RecurringConfig
 from engines.recurring import core as C
 
-from kernel_arrays import KernelArrays
+from tests.kernel_arrays import KernelArrays
 
 from .helpers import play, random_walk, scenario
 

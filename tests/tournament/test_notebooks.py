@@ -4,7 +4,7 @@ with small sizes (nbclient; sizes through environment variables)."""
 from pathlib import Path
 
 import pytest
-from notebook_run import run_notebook
+from tests.notebook_run import run_notebook
 
 ROOT = Path(__file__).resolve().parents[2]
 
