@@ -36,134 +36,111 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agents import river_rats  # noqa: E402  (after the path: run from a clone)
+from agents.river_rats_features import N_ACTION, N_STATE  # noqa: E402
+from engines.river_rats import core  # noqa: E402
+
+# module-level ints: the compile-time sizes of the stack scratch (agents.stack_arrays), which is
+# how the game code gets its scratch, so that no allocation is timed
+F_SIZE = river_rats.F_SIZE
+W_SIZE = river_rats.W_SIZE
+MAX_LEGAL = core.MAX_LEGAL
+ACTION_SCRATCH = core.MAX_LEGAL * N_ACTION
+
 
 def record_decisions(n_games: int, n_players: int):
-    """The decisions of ``n_games`` River Rats games played by ``net`` in every seat: states
-    ``int64 (D, STATE_SIZE)``, legal actions ``int64 (D, MAX_LEGAL)`` (padded with -1), their
-    counts ``int64 (D,)`` and the acting players ``int64 (D,)``; only decisions with two or
-    more legal actions (one legal action is played without thinking)."""
-    from numba import njit
-
-    from agents.net import net_act
-    from agents.policy import table_aux
-    from engines.protocol import GAME_IDS, new_game
+    """The decisions of ``n_games`` River Rats games played by ``net`` in every seat
+    (:class:`agents.policy.Agent`, as the step API plays it): states ``int64 (D, STATE_SIZE)``,
+    legal actions ``int64 (D, MAX_LEGAL)`` (padded with -1), their counts ``int64 (D,)``, the
+    acting players ``int64 (D,)`` and their seat memories ``int64 (D, SEAT_WORDS)`` as the
+    decision saw them; only decisions with two or more legal actions (one legal action is
+    played without thinking)."""
+    from agents.policy import Agent
+    from engines.protocol import new_game
     from engines.river_rats import RiverRatsConfig
-    from engines.river_rats import core
 
-    game_id = GAME_IDS["river_rats"]
     config = RiverRatsConfig(n_players=n_players)
-    aux = table_aux("river_rats", config)
-    params = net_params()
-
-    @njit
-    def choose(state, player, legal, n_legal, params, aux, memory):
-        return net_act(game_id, state, player, legal, n_legal, params, aux, memory)
-
-    states, legals, counts, players = [], [], [], []
-    memory = np.zeros(8, dtype=np.int64)
+    net = Agent("river_rats", "net")
+    states, legals, counts, players, memories = [], [], [], [], []
     for seed in range(n_games):
         game = new_game("river_rats", config, seed=seed)
         while not game.is_terminal():
             actions = game.legal_actions()
-            player = game.current_player()
             if len(actions) > 1:
-                row = np.full(core.MAX_LEGAL, -1, dtype=np.int64)
+                player = game.current_player()
+                row = np.full(MAX_LEGAL, -1, dtype=np.int64)
                 row[:len(actions)] = actions
                 states.append(game.array.copy())
                 legals.append(row)
                 counts.append(len(actions))
                 players.append(player)
-                memory[0] = seed * 7919 + len(states)  # the seat's stream word
-                action = int(choose(game.array.copy(), player, row, len(actions), params, aux,
-                                    memory))
+                memories.append(game.seat_memory[player].copy())
+                game.apply_action(net(game))
             else:
-                action = actions[0]
-            game.apply_action(action)
+                game.apply_action(actions[0])
     return (np.stack(states), np.stack(legals), np.asarray(counts, dtype=np.int64),
-            np.asarray(players, dtype=np.int64))
+            np.asarray(players, dtype=np.int64), np.stack(memories))
 
 
-def net_params() -> np.ndarray:
-    """``net``'s parameter row of River Rats (``float64``): the heuristic's default weights
-    (its prior and the source of its features), zero-padded to the table's width."""
-    from agents import river_rats
-    from agents.policy import params_width
-
-    params = np.zeros(params_width("river_rats"))
-    params[:len(river_rats.DEFAULT_PARAMS)] = river_rats.DEFAULT_PARAMS
-    return params
-
-
-def contenders(n_players: int):
-    """The compiled loops timed, by name: each takes ``(states, legals, counts, players,
-    params, aux)`` and returns a checksum (so nothing is optimized away)."""
+def contenders():
+    """The compiled loops timed, by name, with the agent whose parameter row each takes. Each
+    loop takes ``(states, legals, counts, players, memories, params, aux)``, gives every
+    decision a copy of its seat memory (as the game loop hands a seat its own) and returns a
+    checksum (so nothing is optimized away)."""
     from numba import njit
 
-    from agents import river_rats
     from agents.net import net_logits
-    from agents.river_rats_features import N_ACTION, N_STATE, action_features
+    from agents.river_rats_features import action_features
+    from agents.stack_arrays import stack_f32, stack_f64, stack_i64
     from engines.protocol import GAME_IDS
-    from engines.river_rats import core
 
     game_id = GAME_IDS["river_rats"]
-    f_size, w_size, max_legal = river_rats.F_SIZE, river_rats.W_SIZE, core.MAX_LEGAL
     heuristic_kind = river_rats.POLICY_IDS["heuristic"]
 
-    @njit
-    def heuristic_values(states, legals, counts, players, params, aux):
-        f = np.zeros(f_size)
-        w = np.zeros(w_size, dtype=np.int64)
-        total = 0.0
-        for i in range(states.shape[0]):
-            s = states[i].copy()
-            river_rats.action_values(s, players[i], legals[i], counts[i], params, False, False,
-                                     f, w)
-            total += f[0]
-        return total
+    def timed_loop(decide):
+        """The loop over the recorded decisions around ``decide(state, player, legal,
+        n_legal, params, aux, memory) -> float``."""
+        @njit
+        def loop(states, legals, counts, players, memories, params, aux):
+            total = 0.0
+            for i in range(states.shape[0]):
+                total += decide(states[i].copy(), players[i], legals[i], counts[i], params,
+                                aux, memories[i].copy())
+            return total
+        return loop
 
     @njit
-    def features(states, legals, counts, players, params, aux):
-        state_out = np.zeros(N_STATE, dtype=np.float32)
-        action_out = np.zeros((max_legal, N_ACTION), dtype=np.float32)
-        memory = np.zeros(8, dtype=np.int64)
-        total = 0.0
-        for i in range(states.shape[0]):
-            s = states[i].copy()
-            memory[0] = i
-            action_features(s, players[i], legals[i], counts[i], params, memory, state_out,
-                            action_out)
-            total += state_out[17]
-        return total
+    def heuristic_values(s, p, legal, n, params, aux, memory):
+        f = stack_f64(F_SIZE)
+        w = stack_i64(W_SIZE)
+        river_rats.action_values(s, p, legal, n, params, False, False, f, w)
+        return f[0]
 
     @njit
-    def logits(states, legals, counts, players, params, aux):
-        out = np.zeros(max_legal)
-        memory = np.zeros(8, dtype=np.int64)
-        total = 0.0
-        for i in range(states.shape[0]):
-            s = states[i].copy()
-            memory[0] = i
-            net_logits(game_id, s, players[i], legals[i], counts[i], params, aux, memory, out)
-            total += out[0]
-        return total
+    def features(s, p, legal, n, params, aux, memory):
+        state_out = stack_f32(N_STATE)
+        action_out = stack_f32(ACTION_SCRATCH)[:n * N_ACTION].reshape((n, N_ACTION))
+        action_features(s, p, legal, n, params, memory, state_out, action_out)
+        return state_out[17]
 
     @njit
-    def heuristic_act(states, legals, counts, players, params, aux):
-        memory = np.zeros(8, dtype=np.int64)
-        total = 0
-        for i in range(states.shape[0]):
-            s = states[i].copy()
-            memory[0] = i
-            total += river_rats.act(heuristic_kind, s, players[i], legals[i], counts[i], params,
-                                    aux, memory)
-        return total
+    def logits(s, p, legal, n, params, aux, memory):
+        out = stack_f64(MAX_LEGAL)
+        net_logits(game_id, s, p, legal, n, params, aux, memory, out)
+        return out[0]
 
-    return {"heuristic values": heuristic_values, "action features": features,
-            "net logits": logits, "heuristic act": heuristic_act}
+    @njit
+    def heuristic_act(s, p, legal, n, params, aux, memory):
+        return river_rats.act(heuristic_kind, s, p, legal, n, params, aux, memory)
+
+    return {"heuristic values": (timed_loop(heuristic_values), "heuristic"),
+            "action features": (timed_loop(features), "net"),
+            "net logits": (timed_loop(logits), "net"),
+            "heuristic act": (timed_loop(heuristic_act), "heuristic")}
 
 
 def main(argv=None) -> int:
-    from agents.policy import table_aux
+    from agents.policy import Agent, table_aux
     from engines.river_rats import RiverRatsConfig
     from experiments.io import cpu_model
 
@@ -175,14 +152,13 @@ def main(argv=None) -> int:
     print(f"CPU: {cpu_model()}; load {os.getloadavg()[0]:.2f} at start", flush=True)
     data = record_decisions(args.games, args.players)
     aux = table_aux("river_rats", RiverRatsConfig(n_players=args.players))
-    inputs = (*data, net_params(), aux)
+    params = {name: Agent("river_rats", name).params for name in ("net", "heuristic")}
     n = data[0].shape[0]
     print(f"{n} decisions of {args.games} games ({args.players} players, net in every seat), "
           f"{data[2].mean():.2f} legal actions on average", flush=True)
-    loops = contenders(args.players)
-    for fn in loops.values():  # compile (or load) outside the clock
-        fn(*(x[:2] if isinstance(x, np.ndarray) and x.shape[:1] == (n,) else x
-             for x in inputs))
+    loops = contenders()
+    for fn, agent in loops.values():  # compile (or load) outside the clock
+        fn(*(x[:2] for x in data), params[agent], aux)
     per_decision = {name: [] for name in loops}
     ratios = {name: [] for name in loops}
     names = list(loops)
@@ -190,8 +166,9 @@ def main(argv=None) -> int:
         order = names[r % len(names):] + names[:r % len(names)]  # rotate who goes first
         this_round = {}
         for name in order:
+            fn, agent = loops[name]
             t = time.process_time()
-            loops[name](*inputs)
+            fn(*data, params[agent], aux)
             this_round[name] = (time.process_time() - t) / n * 1e6
         for name in names:
             per_decision[name].append(this_round[name])
