@@ -202,5 +202,5 @@ def tune(game: str, agent: str, *, field_agents=None, n_players: int | None = No
                 job.validate_deals, job.out)
     from experiments.outputs import finish_partial
 
-    finish_partial(job.out / "check")  # the check's runner state: a finished folder holds results
+    finish_partial(job.out, "check")  # the check's runner state, and its folder once empty
     return result
